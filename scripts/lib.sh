@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# Helpers shared by the lab scripts.  Source it; do not run it.
+
+LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LAB_OUT=${LAB_OUT:-$LAB_TOP/build}
+
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+note() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+}
+
+# The Debian mirror URI this machine's apt already uses (deb822 or
+# one-line format); never a hard-coded host.
+apt_mirror() {
+	local f uri=
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		uri=$(awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }' "$f")
+		[ -n "$uri" ] && break
+	done
+	if [ -z "$uri" ] && [ -r /etc/apt/sources.list ]; then
+		uri=$(awk '/^deb / && $0 !~ /security/ {
+			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' \
+			/etc/apt/sources.list)
+	fi
+	[ -n "$uri" ] || die "no Debian mirror found in the apt configuration"
+	printf '%s\n' "${uri%/}"
+}
+
+# private_apt DIR SUITE...: prepare a private apt state directory that
+# knows only the given suites and print the APT_CONFIG file to use with
+# apt-get/apt-cache, so the machine's own apt configuration and package
+# lists are left untouched.
+private_apt() {
+	local dir=$1 mirror s
+	shift
+	mirror=$(apt_mirror)
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	: >"$dir/sources.list"
+	for s in "$@"; do
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $s main" \
+			>>"$dir/sources.list"
+	done
+	cat >"$dir/apt.conf" <<EOT
+Dir::Etc::SourceList "$dir/sources.list";
+Dir::Etc::SourceParts "/nonexistent";
+Dir::State::Lists "$dir/lists";
+Dir::Cache "$dir/cache";
+Debug::NoLocking "1";
+APT::Sandbox::User "root";
+EOT
+	APT_CONFIG=$dir/apt.conf apt-get -qq update >&2 ||
+		die "apt-get update failed for suites: $*"
+	printf '%s\n' "$dir/apt.conf"
+}
