@@ -57,3 +57,37 @@ EOT
 		die "apt-get update failed for suites: $*"
 	printf '%s\n' "$dir/apt.conf"
 }
+
+# The emulated Zen3 2P shape: 2 sockets x 8 CCX (one LLC each) x CORES x
+# SMT2.  SHAPE=full is the real 2x64C/128T part (CORES=8, 256 CPUs);
+# SHAPE=scaled (the default) keeps every count per node and halves the
+# cores per CCX (128 CPUs).  NPS=1|2|4 NUMA nodes per socket.
+shape_init() {
+	SOCKETS=2 CCX=8 THREADS=2
+	case ${SHAPE:-scaled} in
+	full) CORES=8 ;;
+	scaled) CORES=4 ;;
+	*) die "unknown SHAPE '${SHAPE}' (scaled or full)" ;;
+	esac
+	case ${NPS:-1} in
+	1|2|4) ;;
+	*) die "unknown NPS '${NPS}': Zen3 has NPS1, NPS2 and NPS4" ;;
+	esac
+	NPS=${NPS:-1}
+	CCX_CPUS=$((CORES * THREADS))
+	SOCKET_CPUS=$((CCX * CCX_CPUS))
+	NR_CPUS=$((SOCKETS * SOCKET_CPUS))
+	NODES=$((SOCKETS * NPS))
+	NODE_CPUS=$((SOCKET_CPUS / NPS))
+}
+
+# SLIT distance between two nodes: 10 local, 12 same socket, 32 remote.
+node_distance() {
+	if [ "$1" -eq "$2" ]; then
+		echo 10
+	elif [ $(($1 / NPS)) -eq $(($2 / NPS)) ]; then
+		echo 12
+	else
+		echo 32
+	fi
+}

@@ -1,0 +1,53 @@
+# SIS patch series lab: fetch, patch, build, boot, test, benchmark, mail.
+# Run "make help" for the targets.
+
+NPS ?= 1
+SHAPE ?= scaled
+CONFIG ?= qemu
+CMD ?=
+export NPS SHAPE KERNEL_SRC LAB_OUT
+
+S := scripts
+
+.PHONY: help deps base patch build boot qemu-full check test bench mail clean
+
+help:
+	@echo "make deps        install the Debian packages the lab needs"
+	@echo "make base        fetch and unpack linux-source-7.3 (or use KERNEL_SRC=)"
+	@echo "make patch       copy the base to build/tree and apply patches/series"
+	@echo "make build       build bzImage (CONFIG=qemu|debug|zen3)"
+	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full CMD=...)"
+	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
+	@echo "make check       build and run every test (same as .ci/run)"
+	@echo "make bench       run the benchmark matrix and write reports"
+	@echo "make clean       remove build/ except downloads and the ccache"
+
+deps:
+	@$(S)/install-deps.sh
+
+base: deps
+	@$(S)/fetch-base.sh >/dev/null
+
+patch: deps
+	@$(S)/apply-patches.sh >/dev/null
+
+build: patch
+	@$(S)/build.sh $(CONFIG) >/dev/null
+
+boot: build
+	@$(S)/boot.sh -v --nps $(NPS) --shape $(SHAPE) -- $(CMD)
+
+qemu-full: deps
+	@$(S)/fetch-qemu.sh
+
+check test: deps
+	@tests/run.sh
+
+bench: deps
+	@$(S)/bench.sh
+
+mail: deps
+	@$(S)/mail.sh
+
+clean:
+	rm -rf build/tree build/obj-* build/logs build/initramfs.cpio.gz

@@ -1,0 +1,129 @@
+#!/bin/bash
+# Boot a kernel on the emulated Zen3 2P topology and run one command.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [options] [--] [CMD]
+
+Boot KERNEL under QEMU TCG (/dev/kvm here is PVM and cannot run it) with the
+Zen3 2P shape: 2 sockets, 8 CCX per socket, one LLC per CCX (a QEMU die),
+SMT2, NPS NUMA nodes per socket with SLIT distances 10/12/32.  The guest
+runs CMD (default: a topology summary) from /lab and powers off; the exit
+status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
+
+  --nps N         1, 2 or 4 (default \$NPS or 1)
+  --shape S       scaled (128 CPUs, default) or full (256 CPUs, 2x64C/128T)
+  --kernel FILE   bzImage (default \$LAB_OUT/obj-qemu/arch/x86/boot/bzImage)
+  --initrd FILE   base initramfs (default: built by mkinitramfs.sh)
+  --log FILE      console log (default \$LAB_OUT/logs/boot-nps\$NPS.log)
+  --out DIR       host directory the guest sees as /lab/out (9p)
+  --append ARGS   extra kernel parameters
+  --mem MB        guest memory (default 512 per node)
+  --timeout SEC   kill QEMU after SEC seconds (default 1800)
+  -v              copy the console to stdout as well
+QEMU=path overrides the emulator; the full shape uses trixie's QEMU
+(fetch-qemu.sh) because bookworm's 7.2 stops at 255 CPUs under TCG.
+EOT
+}
+kernel=$LAB_OUT/obj-qemu/arch/x86/boot/bzImage
+initrd= log= out= append= mem= timeout=1800 verbose=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--help) usage; exit 0 ;;
+	--nps) NPS=${2?}; shift 2 ;;
+	--shape) SHAPE=${2?}; shift 2 ;;
+	--kernel) kernel=${2?}; shift 2 ;;
+	--initrd) initrd=${2?}; shift 2 ;;
+	--log) log=${2?}; shift 2 ;;
+	--out) out=${2?}; shift 2 ;;
+	--append) append=${2?}; shift 2 ;;
+	--mem) mem=${2?}; shift 2 ;;
+	--timeout) timeout=${2?}; shift 2 ;;
+	-v) verbose=1; shift ;;
+	--) shift; break ;;
+	-*) usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+cmd=${*:-/lab/topo-dump.sh}
+shape_init
+[ -f "$kernel" ] || die "no kernel at $kernel (run make build first)"
+case $timeout in ''|*[!0-9]*) die "--timeout takes seconds, not '$timeout'" ;; esac
+
+if [ -z "${QEMU:-}" ]; then
+	if [ "$NR_CPUS" -gt 255 ]; then
+		QEMU=$("$LAB_TOP/scripts/fetch-qemu.sh")
+	else
+		QEMU=$(command -v qemu-system-x86_64 || true)
+	fi
+fi
+[ -n "$QEMU" ] && [ -x "$QEMU" ] ||
+	die "QEMU not found (apt-get install qemu-system-x86, or set QEMU=)"
+
+log=${log:-$LAB_OUT/logs/boot-nps$NPS.log}
+mkdir -p "$(dirname "$log")"
+[ -n "$initrd" ] || initrd=$("$LAB_TOP/scripts/mkinitramfs.sh" "$LAB_OUT/initramfs.cpio.gz")
+# the command travels as a second archive appended to the base one
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/root/lab"
+printf '%s\n' "$cmd" >"$work/root/lab/cmd"
+(cd "$work/root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$work/cmd.cpio.gz"
+cat "$initrd" "$work/cmd.cpio.gz" >"$work/initrd"
+
+node_mem=$(( ${mem:-$((512 * NODES))} / NODES ))
+set -- -machine q35 -accel tcg,thread=multi -cpu Skylake-Server \
+	-smp "$NR_CPUS,sockets=$SOCKETS,dies=$CCX,cores=$CORES,threads=$THREADS" \
+	-m "$((node_mem * NODES))M"
+if [ "$NR_CPUS" -gt 255 ]; then
+	# x2APIC destinations above 255 need interrupt remapping
+	set -- "$@" -device intel-iommu,intremap=on,eim=on
+fi
+n=0
+while [ "$n" -lt "$NODES" ]; do
+	first=$((n * NODE_CPUS))
+	set -- "$@" -object "memory-backend-ram,id=m$n,size=${node_mem}M" \
+		-numa "node,nodeid=$n,memdev=m$n,cpus=$first-$((first + NODE_CPUS - 1))"
+	n=$((n + 1))
+done
+a=0
+while [ "$a" -lt "$NODES" ]; do
+	b=0
+	while [ "$b" -lt "$NODES" ]; do
+		[ "$a" -eq "$b" ] ||
+			set -- "$@" -numa "dist,src=$a,dst=$b,val=$(node_distance "$a" "$b")"
+		b=$((b + 1))
+	done
+	a=$((a + 1))
+done
+if [ -n "$out" ]; then
+	mkdir -p "$out"
+	set -- "$@" -virtfs "local,path=$out,mount_tag=lab,security_model=none"
+fi
+cmdline="console=ttyS0 panic=-1 oops=panic quiet loglevel=4 log_buf_len=8M"
+cmdline="$cmdline lpj=5000000 tsc=reliable no_timer_check mitigations=off"
+cmdline="$cmdline sched_verbose $append"
+
+note "booting NPS$NPS, $NR_CPUS CPUs ($SOCKETS sockets x $CCX CCX x $CORES cores x $THREADS threads), log $log"
+start=$(date +%s)
+rc=0
+if [ "$verbose" = 1 ]; then
+	set +e
+	timeout "$timeout" "$QEMU" "$@" -display none -monitor none -serial stdio \
+		-no-reboot -kernel "$kernel" -initrd "$work/initrd" -append "$cmdline" \
+		</dev/null 2>"$log.qemu" | tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+else
+	timeout "$timeout" "$QEMU" "$@" -display none -monitor none -serial "file:$log" \
+		-no-reboot -kernel "$kernel" -initrd "$work/initrd" -append "$cmdline" \
+		</dev/null >"$log.qemu" 2>&1 || rc=$?
+fi
+[ "$rc" -ne 124 ] || die "guest did not finish within $timeout s (log $log)"
+[ "$rc" -eq 0 ] || die "QEMU failed with status $rc: $(grep -v '^$' "$log.qemu" 2>/dev/null | tail -n1)"
+st=$(sed -n 's/^LAB-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n1)
+[ -n "$st" ] || die "guest stopped without reporting an exit status (log $log)"
+note "guest finished in $(( $(date +%s) - start )) s with status $st"
+exit "$st"

@@ -1,0 +1,75 @@
+#!/bin/bash
+# Configure and build bzImage for one configuration, with ccache.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [--tree DIR] [--help] CONFIG
+
+Build \$LAB_OUT/obj-CONFIG/arch/x86/boot/bzImage from the work tree
+(default \$LAB_OUT/tree, see apply-patches.sh).  CONFIG is one of:
+  qemu   tinyconfig + configs/qemu.config (the guest of make boot)
+  debug  tinyconfig + configs/qemu.config + configs/debug.config
+  zen3   x86_64_defconfig (or BASECONFIG=file) + configs/zen3.config
+Every option of the fragments must survive olddefconfig.
+EOT
+}
+tree=$LAB_OUT/tree
+while [ $# -gt 0 ]; do
+	case $1 in
+	--help) usage; exit 0 ;;
+	--tree) tree=${2:?--tree needs a directory}; shift 2 ;;
+	-*) usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+cfg=$1
+case $cfg in
+qemu) base=tinyconfig; frags="qemu" ;;
+debug) base=tinyconfig; frags="qemu debug" ;;
+zen3) base=${BASECONFIG:-x86_64_defconfig}; frags="zen3" ;;
+*) die "unknown configuration '$cfg' (qemu, debug or zen3)" ;;
+esac
+[ -f "$tree/Makefile" ] || die "no kernel tree at $tree (run make patch first)"
+command -v ccache >/dev/null || die "ccache is not installed"
+
+obj=${OBJ:-$LAB_OUT/obj-$cfg}
+mkdir -p "$obj"
+obj=$(cd "$obj" && pwd)
+jobs=${JOBS:-$(nproc)}
+# fixed build stamps keep ccache hits across rebuilds
+export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab
+export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
+kmake() {
+	make -s -C "$tree" O="$obj" CC="ccache gcc" -j"$jobs" "$@"
+}
+
+fraglist=
+for f in $frags; do
+	fraglist="$fraglist $LAB_TOP/configs/$f.config"
+done
+if [ -f "$base" ]; then
+	cp "$base" "$obj/.config"
+	kmake olddefconfig
+else
+	kmake "$base" >/dev/null
+fi
+# shellcheck disable=SC2086
+(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $fraglist >/dev/null)
+kmake olddefconfig
+
+missing=
+for f in $fraglist; do
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*) grep -qxF "$line" "$obj/.config" || missing="$missing ${line}" ;;
+		esac
+	done <"$f"
+done
+[ -z "$missing" ] || die "options lost by olddefconfig:$missing"
+
+note "building bzImage in $obj (-j$jobs)"
+kmake bzImage
+printf '%s\n' "$obj/arch/x86/boot/bzImage"

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Build the guest initramfs: busybox, the lab's guest init and guest tools.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [--help] OUT.cpio.gz [HOST-BINARY...]
+
+Pack busybox-static, tests/guest/ (as /lab) and the lab init into OUT.
+Each HOST-BINARY (a path or a command name) is copied with the shared
+libraries it needs, so Debian's tools (hackbench, perf...) run in the guest.
+The command to run is not part of it: boot.sh appends it as a second,
+tiny archive.
+EOT
+}
+[ "${1:-}" = --help ] && { usage; exit 0; }
+[ $# -ge 1 ] || { usage >&2; exit 2; }
+out=$1
+shift
+bb=$(command -v busybox || true)
+[ -n "$bb" ] && file -L "$bb" 2>/dev/null | grep -q 'statically linked' ||
+	bb=/bin/busybox
+[ -x "$bb" ] || die "busybox is not installed (apt-get install busybox-static)"
+ldd "$bb" >/dev/null 2>&1 && die "$bb is dynamic; install busybox-static"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,run,mnt,lab,usr/bin,usr/sbin}
+cp "$bb" "$stage/bin/busybox"
+for a in $("$bb" --list); do
+	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
+done
+cp -r "$LAB_TOP/tests/guest/." "$stage/lab/"
+cp "$LAB_TOP/scripts/guest-init" "$stage/init"
+chmod +x "$stage/init"
+echo 'root:x:0:0:root:/:/bin/sh' >"$stage/etc/passwd"
+echo 'root:x:0:' >"$stage/etc/group"
+printf '127.0.0.1 localhost\n' >"$stage/etc/hosts"
+
+copy_with_libs() {
+	local f=$1 l
+	mkdir -p "$stage$(dirname "$f")"
+	cp -L "$f" "$stage$f"
+	for l in $(ldd "$f" 2>/dev/null | awk '/=> \//{ print $3 } /^\t\//{ print $1 }'); do
+		[ -e "$stage$l" ] && continue
+		mkdir -p "$stage$(dirname "$l")"
+		cp -L "$l" "$stage$l"
+	done
+}
+for b in "$@"; do
+	p=$(command -v "$b" || true)
+	[ -n "$p" ] && [ -f "$p" ] || die "guest binary '$b' not found on this host"
+	copy_with_libs "$(readlink -f "$p")"
+	[ "$(readlink -f "$p")" = "$p" ] || { mkdir -p "$stage$(dirname "$p")"; ln -sf "$(readlink -f "$p")" "$stage$p"; }
+done
+
+mkdir -p "$(dirname "$out")"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"
+printf '%s\n' "$out"

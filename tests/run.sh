@@ -1,0 +1,113 @@
+#!/bin/bash
+# Run the lab's tests: bad input, build, and boots on NPS1/2/4.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+. "$top/tests/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [--help]
+
+Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
+TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
+shape, "" for none), TEST_FEATURES (sched features flipped in the guest).
+Ends with "N passed, N failed"; exits non-zero on any failure.
+EOT
+}
+[ "${1:-}" = --help ] && { usage; exit 0; }
+
+S=$top/scripts
+logs=$LAB_OUT/logs
+mkdir -p "$logs"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "== bad input"
+expect_error "unknown NPS" "unknown NPS '3'" "$S/boot.sh" --nps 3
+expect_error "unknown shape" "unknown SHAPE 'big'" "$S/boot.sh" --shape big
+expect_error "missing tree" "KERNEL_SRC=$tmp/none: no such directory" \
+	env KERNEL_SRC="$tmp/none" "$S/apply-patches.sh"
+mkdir -p "$tmp/fake/kernel/sched" "$tmp/fakepatches"
+printf 'all:\n' >"$tmp/fake/Makefile"
+printf 'int a;\n' >"$tmp/fake/kernel/sched/fair.c"
+cat >"$tmp/fakepatches/0001-broken.patch" <<'EOT'
+--- a/kernel/sched/fair.c
++++ b/kernel/sched/fair.c
+@@ -1 +1 @@
+-int b;
++int c;
+EOT
+echo 0001-broken.patch >"$tmp/fakepatches/series"
+expect_error "broken patch" "0001-broken.patch does not apply" \
+	env KERNEL_SRC="$tmp/fake" LAB_PATCHES="$tmp/fakepatches" LAB_OUT="$tmp/out" \
+	"$S/apply-patches.sh"
+expect_error "not a kernel tree" "does not look like a Linux source tree" \
+	env KERNEL_SRC="$tmp/fakepatches" LAB_OUT="$tmp/out" "$S/apply-patches.sh"
+: >"$tmp/bzImage"
+expect_error "missing QEMU" "QEMU not found" \
+	env QEMU="$tmp/no-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
+expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
+
+echo "== build"
+if "$S/apply-patches.sh" >/dev/null 2>"$logs/patch.log"; then
+	ok "patches/series applies ($(grep -c . "$top/patches/series" || true) patches)"
+else
+	notok "patches/series does not apply: $(tail -n1 "$logs/patch.log")"
+	summary
+	exit 1
+fi
+if kernel=$("$S/build.sh" qemu 2>"$logs/build-qemu.log"); then
+	ok "bzImage (qemu config) built"
+else
+	notok "build failed: $(tail -n3 "$logs/build-qemu.log")"
+	summary
+	exit 1
+fi
+
+# boot_check SHAPE NPS: one boot, then topology, features and splat checks
+boot_check() {
+	local shape=$1 nps=$2 tag="$1 NPS$2" log=$logs/test-$1-nps$2.log
+	local feats=${TEST_FEATURES:-SIS_UTIL} rc=0
+	echo "== boot $tag"
+	SHAPE=$shape NPS=$nps "$S/boot.sh" --log "$log" -- \
+		"LAB_FEATURES='$feats' /lab/lab-test.sh" 2>"$tmp/boot.err" || rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
+		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")"
+		return
+	fi
+	ok "$tag: booted and ran the guest tests ($(grep -o 'LAB-BOOTED: [0-9]* cpus' "$log"))"
+	sed -n '/^TOPO-BEGIN/,/^TOPO-END/p' "$log" | tr -d '\r' |
+		grep -E '^(DOMAIN|NODE|LLC) ' | sort >"$tmp/got"
+	SHAPE=$shape NPS=$nps "$top/tests/expect-topology.sh" ${TEST_MMC:+--mmc} |
+		sort >"$tmp/want"
+	for kind in DOMAIN NODE LLC; do
+		if diff <(grep "^$kind " "$tmp/want") <(grep "^$kind " "$tmp/got") \
+			>"$tmp/diff"; then
+			ok "$tag: $kind lines equal the Zen3 expectation ($(grep -c "^$kind " "$tmp/want"))"
+		else
+			notok "$tag: $kind lines differ: $(head -n4 "$tmp/diff" | tr '\n' ' ')"
+		fi
+	done
+	while read -r _ name res detail; do
+		if [ "$res" = ok ]; then
+			ok "$tag: $name: $detail"
+		else
+			notok "$tag: $name: $detail"
+		fi
+	done < <(grep '^RESULT ' "$log" | tr -d '\r')
+	if [ -n "$(splats "$log")" ]; then
+		notok "$tag: kernel splat in $log: $(splats "$log" | head -n1)"
+	else
+		ok "$tag: no WARN/BUG/lockdep splat in the guest log"
+	fi
+}
+
+for nps in ${TEST_NPS-1 2 4}; do
+	boot_check scaled "$nps"
+done
+for nps in ${TEST_FULL_NPS-4}; do
+	boot_check full "$nps"
+done
+
+summary
