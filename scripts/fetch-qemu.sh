@@ -49,6 +49,9 @@ libs=$pfx/usr/lib/x86_64-linux-gnu:$pfx/lib/x86_64-linux-gnu
 cat >"$pfx.tmp/qemu-system-x86_64" <<EOT
 #!/bin/sh
 # QEMU from Debian trixie, run with trixie's C library (see fetch-qemu.sh).
+# Its modules must not come from the host's own QEMU.
+QEMU_MODULE_DIR=$pfx/usr/lib/x86_64-linux-gnu/qemu
+export QEMU_MODULE_DIR
 exec $pfx/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 --library-path $libs \\
 	$pfx/usr/bin/qemu-system-x86_64 -L $pfx/usr/share/qemu -L $pfx/usr/share/seabios "\$@"
 EOT

@@ -7,7 +7,8 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [--help] OUT.cpio.gz [HOST-BINARY...]
 
-Pack busybox-static, tests/guest/ (as /lab) and the lab init into OUT.
+Pack busybox-static, tests/guest/ and sis-stats.sh (as /lab), the tools/
+programs (static, in /usr/bin) and the lab init into OUT.
 Each HOST-BINARY (a path or a command name) is copied with the shared
 libraries it needs, so Debian's tools (hackbench, perf...) run in the guest.
 The command to run is not part of it: boot.sh appends it as a second,
@@ -32,6 +33,11 @@ for a in $("$bb" --list); do
 	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
 done
 cp -r "$LAB_TOP/tests/guest/." "$stage/lab/"
+cp "$LAB_TOP/scripts/sis-stats.sh" "$stage/lab/"
+for c in "$LAB_TOP"/tools/*.c; do
+	gcc -O2 -Wall -static -o "$stage/usr/bin/$(basename "$c" .c)" "$c" ||
+		die "cannot build $c"
+done
 cp "$LAB_TOP/scripts/guest-init" "$stage/init"
 chmod +x "$stage/init"
 echo 'root:x:0:0:root:/:/bin/sh' >"$stage/etc/passwd"

@@ -11,7 +11,9 @@ usage: ${0##*/} [--help]
 
 Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
 TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
-shape, "" for none), TEST_FEATURES (sched features flipped in the guest).
+shape, "" for none), TEST_FEATURES (sched features flipped in the guest),
+TEST_GUEST (guest test scripts run in the scaled boots, default
+sis-test.sh).
 Ends with "N passed, N failed"; exits non-zero on any failure.
 EOT
 }
@@ -65,13 +67,17 @@ else
 	exit 1
 fi
 
-# boot_check SHAPE NPS: one boot, then topology, features and splat checks
+# boot_check SHAPE NPS GUEST-TESTS: one boot running lab-test.sh and the
+# given guest tests, then topology, result and splat checks
 boot_check() {
 	local shape=$1 nps=$2 tag="$1 NPS$2" log=$logs/test-$1-nps$2.log
-	local feats=${TEST_FEATURES:-SIS_UTIL} rc=0
+	local feats=${TEST_FEATURES:-SIS_UTIL} rc=0 cmd t
+	cmd="LAB_FEATURES='$feats' /lab/lab-test.sh"
+	for t in $3; do
+		cmd="$cmd; /lab/$t"
+	done
 	echo "== boot $tag"
-	SHAPE=$shape NPS=$nps "$S/boot.sh" --log "$log" -- \
-		"LAB_FEATURES='$feats' /lab/lab-test.sh" 2>"$tmp/boot.err" || rc=$?
+	SHAPE=$shape NPS=$nps "$S/boot.sh" --log "$log" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
 		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")"
 		return
@@ -104,10 +110,11 @@ boot_check() {
 }
 
 for nps in ${TEST_NPS-1 2 4}; do
-	boot_check scaled "$nps"
+	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh}"
 done
+# the real 2x64C/128T shape: topology and features only, it boots slowly
 for nps in ${TEST_FULL_NPS-4}; do
-	boot_check full "$nps"
+	boot_check full "$nps" ""
 done
 
 summary

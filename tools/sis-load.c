@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sis-load: small, deterministic loads for the wakeup-path tests.
+ *
+ *   sis-load [-c CPULIST] spin SECONDS      busy loop
+ *   sis-load [-c CPULIST] pingpong LOOPS    two processes bounce a byte
+ *                                           over a pair of pipes
+ *
+ * -c pins the process (both processes of a pair) to CPULIST ("0-7,9").
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "sis-load: %s%s%s\n", msg, errno ? ": " : "",
+		errno ? strerror(errno) : "");
+	exit(1);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: sis-load [-c CPULIST] spin SECONDS\n"
+		"       sis-load [-c CPULIST] pingpong LOOPS\n");
+	exit(2);
+}
+
+static void pin(const char *list)
+{
+	cpu_set_t set;
+	const char *p = list;
+
+	CPU_ZERO(&set);
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0 || a >= CPU_SETSIZE)
+			usage();
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b >= CPU_SETSIZE)
+				usage();
+		}
+		for (; a <= b; a++)
+			CPU_SET(a, &set);
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			usage();
+	}
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s || *end || v <= 0)
+		usage();
+	return v;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void spin(long seconds)
+{
+	double stop = now() + seconds;
+	volatile unsigned long n = 0;
+
+	while (now() < stop)
+		for (int i = 0; i < 100000; i++)
+			n++;
+}
+
+static void bounce(int in, int out, long loops, int first)
+{
+	char c = 0;
+
+	for (long i = 0; i < loops; i++) {
+		if (first && write(out, &c, 1) != 1)
+			die("write");
+		if (read(in, &c, 1) != 1)
+			die("read");
+		if (!first && write(out, &c, 1) != 1)
+			die("write");
+	}
+}
+
+static void pingpong(long loops)
+{
+	int ab[2], ba[2], status;
+	pid_t pid;
+
+	if (pipe(ab) || pipe(ba))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		bounce(ab[0], ba[1], loops, 0);
+		_exit(0);
+	}
+	bounce(ba[0], ab[1], loops, 1);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		die("partner failed");
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	if (i + 1 < argc && !strcmp(argv[i], "-c")) {
+		pin(argv[i + 1]);
+		i += 2;
+	}
+	if (argc - i != 2)
+		usage();
+	if (!strcmp(argv[i], "spin"))
+		spin(number(argv[i + 1]));
+	else if (!strcmp(argv[i], "pingpong"))
+		pingpong(number(argv[i + 1]));
+	else
+		usage();
+	return 0;
+}
