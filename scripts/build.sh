@@ -50,25 +50,33 @@ fraglist=
 for f in $frags; do
 	fraglist="$fraglist $LAB_TOP/configs/$f.config"
 done
-if [ -f "$base" ]; then
-	cp "$base" "$obj/.config"
-	kmake olddefconfig
-else
-	kmake "$base" >/dev/null
-fi
+# Configuring runs a few hundred compiler probes; do it only when the base
+# or a fragment changed.  Later Kconfig changes of the series are taken
+# care of by the build's own syncconfig.
 # shellcheck disable=SC2086
-(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $fraglist >/dev/null)
-kmake olddefconfig
+stamp=$( { echo "$base"; [ ! -f "$base" ] || cat "$base"; cat $fraglist; } | sha256sum)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.lab-config" 2>/dev/null)" != "$stamp" ]; then
+	if [ -f "$base" ]; then
+		cp "$base" "$obj/.config"
+		kmake olddefconfig
+	else
+		kmake "$base" >/dev/null
+	fi
+	# shellcheck disable=SC2086
+	(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $fraglist >/dev/null)
+	kmake olddefconfig
 
-missing=
-for f in $fraglist; do
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*) grep -qxF "$line" "$obj/.config" || missing="$missing ${line}" ;;
-		esac
-	done <"$f"
-done
-[ -z "$missing" ] || die "options lost by olddefconfig:$missing"
+	missing=
+	for f in $fraglist; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*) grep -qxF "$line" "$obj/.config" || missing="$missing ${line}" ;;
+			esac
+		done <"$f"
+	done
+	[ -z "$missing" ] || die "options lost by olddefconfig:$missing"
+	printf '%s\n' "$stamp" >"$obj/.lab-config"
+fi
 
 note "building bzImage in $obj (-j$jobs)"
 kmake bzImage

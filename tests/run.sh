@@ -13,7 +13,7 @@ Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
 TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
 shape, "" for none), TEST_FEATURES (sched features flipped in the guest),
 TEST_GUEST (guest test scripts run in the scaled boots, default
-sis-test.sh).
+sis-test.sh sis-node-test.sh).
 Ends with "N passed, N failed"; exits non-zero on any failure.
 EOT
 }
@@ -41,7 +41,7 @@ cat >"$tmp/fakepatches/0001-broken.patch" <<'EOT'
 +int c;
 EOT
 echo 0001-broken.patch >"$tmp/fakepatches/series"
-expect_error "broken patch" "0001-broken.patch does not apply" \
+expect_error "broken patch" "error: 0001-broken.patch does not apply" \
 	env KERNEL_SRC="$tmp/fake" LAB_PATCHES="$tmp/fakepatches" LAB_OUT="$tmp/out" \
 	"$S/apply-patches.sh"
 expect_error "not a kernel tree" "does not look like a Linux source tree" \
@@ -110,7 +110,7 @@ boot_check() {
 }
 
 for nps in ${TEST_NPS-1 2 4}; do
-	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh}"
+	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh}"
 done
 # the real 2x64C/128T shape: topology and features only, it boots slowly
 for nps in ${TEST_FULL_NPS-4}; do

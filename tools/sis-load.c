@@ -5,6 +5,11 @@
  *   sis-load [-c CPULIST] spin SECONDS      busy loop
  *   sis-load [-c CPULIST] pingpong LOOPS    two processes bounce a byte
  *                                           over a pair of pipes
+ *   sis-load -c HOME wakeups LOOPS WIDE     a spinning waker wakes a
+ *                                           sleeper LOOPS times; before each
+ *                                           sleep the sleeper moves back to
+ *                                           HOME and then allows WIDE, so
+ *                                           every wakeup starts in HOME
  *
  * -c pins the process (both processes of a pair) to CPULIST ("0-7,9").
  */
@@ -15,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,11 +36,12 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: sis-load [-c CPULIST] spin SECONDS\n"
-		"       sis-load [-c CPULIST] pingpong LOOPS\n");
+		"       sis-load [-c CPULIST] pingpong LOOPS\n"
+		"       sis-load -c HOME wakeups LOOPS WIDE\n");
 	exit(2);
 }
 
-static void pin(const char *list)
+static void parse(const char *list, cpu_set_t *setp)
 {
 	cpu_set_t set;
 	const char *p = list;
@@ -61,6 +68,14 @@ static void pin(const char *list)
 		else if (*p)
 			usage();
 	}
+	*setp = set;
+}
+
+static void pin(const char *list)
+{
+	cpu_set_t set;
+
+	parse(list, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity");
 }
@@ -127,13 +142,65 @@ static void pingpong(long loops)
 		die("partner failed");
 }
 
+static void wakeups(const char *home, long loops, const char *wide)
+{
+	volatile long *ready;
+	cpu_set_t h, w;
+	int fd[2], status;
+	pid_t pid;
+	char c = 0;
+
+	parse(home, &h);
+	parse(wide, &w);
+	ready = mmap(NULL, sizeof(*ready), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ready == MAP_FAILED)
+		die("mmap");
+	*ready = 0;
+	if (pipe(fd))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		for (long i = 1; i <= loops; i++) {
+			if (sched_setaffinity(0, sizeof(h), &h) ||
+			    sched_setaffinity(0, sizeof(w), &w))
+				die("sched_setaffinity");
+			__atomic_store_n(ready, i, __ATOMIC_RELEASE);
+			if (read(fd[0], &c, 1) != 1)
+				die("read");
+		}
+		_exit(0);
+	}
+	/* the waker never sleeps, so only the sleeper's wakeups happen */
+	for (long i = 1; i <= loops; i++) {
+		while (__atomic_load_n(ready, __ATOMIC_ACQUIRE) < i)
+			;
+		/* give the sleeper time to block in read() */
+		for (volatile int n = 0; n < 20000; n++)
+			;
+		if (write(fd[1], &c, 1) != 1)
+			die("write");
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		die("sleeper failed");
+}
+
 int main(int argc, char **argv)
 {
+	const char *home = NULL;
 	int i = 1;
 
 	if (i + 1 < argc && !strcmp(argv[i], "-c")) {
-		pin(argv[i + 1]);
+		home = argv[i + 1];
+		pin(home);
 		i += 2;
+	}
+	if (argc - i == 3 && home && !strcmp(argv[i], "wakeups")) {
+		wakeups(home, number(argv[i + 1]), argv[i + 2]);
+		return 0;
 	}
 	if (argc - i != 2)
 		usage();

@@ -2,44 +2,16 @@
 # Guest tests of the SIS statistics (patch 0001): the counters move, the
 # probe count of a full LLC equals its width, the audit sees no miss when
 # only one CPU is busy.  Prints "RESULT name ok|FAIL detail" lines.
-F=/sys/kernel/debug/sched/features
-D=/sys/kernel/debug/sched/sis
-
-result() {
-	echo "RESULT $1 $2 ${3:-}"
-}
+. /lab/sis-lib.sh
 
 if [ ! -d "$D" ]; then
 	result sis-stats FAIL "no $D"
 	exit 0
 fi
 
-# stat NAME FILE: the sis.NAME value printed by sis-stats.sh into FILE
-stat() {
-	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"
-}
-
-# hogs CPULIST: one spinning task on each CPU of an "a-b" range, until
-# stop_hogs
-hogs() {
-	c=${1%-*}
-	while [ "$c" -le "${1#*-}" ]; do
-		sis-load -c "$c" spin 3600 &
-		HOGS="${HOGS:-} $!"
-		c=$((c + 1))
-	done
-	sleep 1
-}
-
-stop_hogs() {
-	kill $HOGS 2>/dev/null
-	wait
-	HOGS=
-}
-
 # 1. the counters move under hackbench
 if command -v hackbench >/dev/null; then
-	/lab/sis-stats.sh hackbench -g 4 -l 200 >/tmp/s1 2>&1
+	/lab/sis-stats.sh hackbench -g 1 -l 100 >/tmp/s1 2>&1
 else
 	/lab/sis-stats.sh sis-load pingpong 20000 >/tmp/s1 2>&1
 fi
@@ -53,7 +25,7 @@ fi
 cat /tmp/s1
 
 # 2. a full LLC with SIS_UTIL off: every scan probes the whole LLC
-llc=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list)
+llc=$(llc_of 0)
 width=$(( ${llc#*-} - ${llc%-*} + 1 ))
 echo NO_SIS_UTIL >"$F"
 hogs "$llc"

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Guest tests of SIS_NODE and SIS_NODE_LIMIT: with CPU 0's LLC full, a
+# task woken there lands on an idle CPU of the next LLC only while SIS_NODE
+# is on; with the next LLC full too, SIS_NODE_LIMIT with sis_node_limit=1
+# stops the search before the idle third LLC.
+. /lab/sis-lib.sh
+N=200
+
+if ! has_feature SIS_NODE; then
+	result sis-node FAIL "no SIS_NODE in $F"
+	exit 0
+fi
+llc=$(llc_of 0)
+width=$(( ${llc#*-} - ${llc%-*} + 1 ))
+wide=0-$((2 * width - 1))
+was=$(tr ' ' '\n' <"$F" | grep -x -e SIS_NODE -e NO_SIS_NODE)
+
+hogs "$llc"
+for f in NO_SIS_NODE SIS_NODE; do
+	echo "$f" >"$F"
+	/lab/sis-stats.sh --audit sis-load -c "$llc" wakeups "$N" "$wide" >"/tmp/$f" 2>&1
+	echo "== $f"
+	cat "/tmp/$f"
+done
+stop_hogs
+echo "$was" >"$F"
+
+scans=$(stat node_scans /tmp/NO_SIS_NODE)
+miss=$(stat audit_node_miss /tmp/NO_SIS_NODE)
+if [ "$scans" = 0 ] && [ "${miss:-0}" -ge $((N * 9 / 10)) ]; then
+	result sis-node-off ok "no node scans, $miss of $N wakeups left an idle CPU of the node unused"
+else
+	result sis-node-off FAIL "node_scans ${scans:-?}, audit_node_miss ${miss:-?} of $N"
+fi
+hits=$(stat node_hits /tmp/SIS_NODE)
+miss=$(stat audit_node_miss /tmp/SIS_NODE)
+if [ "${hits:-0}" -ge $((N * 9 / 10)) ] && [ "${miss:-0}" -le $((N / 10)) ]; then
+	result sis-node-on ok "$hits of $N wakeups found an idle CPU in another LLC, $miss misses"
+else
+	result sis-node-on FAIL "node_hits ${hits:-?}, audit_node_miss ${miss:-?} of $N"
+fi
+
+# SIS_NODE_LIMIT needs a third LLC in the node
+node=$(cat /sys/devices/system/node/node0/cpulist)
+if [ $(( ${node#*-} + 1 )) -lt $((3 * width)) ]; then
+	result sis-node-limit ok "skipped: node 0 ($node) has fewer than 3 LLCs"
+	exit 0
+fi
+if ! has_feature SIS_NODE_LIMIT; then
+	result sis-node-limit FAIL "no SIS_NODE_LIMIT in $F"
+	exit 0
+fi
+L=/sys/kernel/debug/sched/sis_node_limit
+old_limit=$(cat "$L")
+hogs "$llc"
+hogs "$width-$((2 * width - 1))"
+echo SIS_NODE >"$F"
+wide=0-$((3 * width - 1))
+for lim in 1 2; do
+	echo "$lim" >"$L"
+	echo SIS_NODE_LIMIT >"$F"
+	/lab/sis-stats.sh sis-load -c "$llc" wakeups "$N" "$wide" >"/tmp/limit$lim" 2>&1
+	echo "== SIS_NODE_LIMIT, sis_node_limit=$lim"
+	cat "/tmp/limit$lim"
+done
+stop_hogs
+echo NO_SIS_NODE_LIMIT >"$F"
+echo "$was" >"$F"
+echo "$old_limit" >"$L"
+hits1=$(stat node_hits /tmp/limit1)
+scans1=$(stat node_scans /tmp/limit1)
+hits2=$(stat node_hits /tmp/limit2)
+if [ "${hits1:-1}" -le $((N / 10)) ] && [ "${scans1:-0}" -ge $((N * 9 / 10)) ] &&
+	[ "${scans1:-0}" -le $((N * 11 / 10)) ] && [ "${hits2:-0}" -ge $((N * 9 / 10)) ]; then
+	result sis-node-limit ok "limit 1: $scans1 scans, $hits1 hits; limit 2: $hits2 hits of $N"
+else
+	result sis-node-limit FAIL "limit 1: ${scans1:-?} scans, ${hits1:-?} hits; limit 2: ${hits2:-?} hits of $N"
+fi
+if echo bogus >"$L" 2>/dev/null; then
+	result sis-node-limit-garbage FAIL "sis_node_limit accepted 'bogus'"
+else
+	result sis-node-limit-garbage ok "sis_node_limit rejects 'bogus'"
+fi
+exit 0
