@@ -24,15 +24,15 @@ esac
 shape_init
 
 # Flags of each level, as the 7.3 topology code sets them: cpu_smt_flags()
-# for SMT, x86_core_flags() for MC (and MMC), the defaults of sd_init() for
-# PKG and the NODE level, and sched_init_numa()'s NUMA levels, which keep
+# for SMT, x86_core_flags() for MC, the defaults of sd_init() for MMC, PKG
+# and the NODE level, and sched_init_numa()'s NUMA levels, which keep
 # the exec/fork/wake-affine flags only up to RECLAIM_DISTANCE (30).
 BASE="SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK SD_WAKE_AFFINE"
 flags_of() {
 	case $1 in
 	SMT) echo "$BASE SD_SHARE_CPUCAPACITY SD_SHARE_LLC SD_PREFER_SIBLING" ;;
-	MC|MMC) echo "$BASE SD_SHARE_LLC SD_PREFER_SIBLING" ;;
-	PKG|NODE) echo "$BASE SD_PREFER_SIBLING" ;;
+	MC) echo "$BASE SD_SHARE_LLC SD_PREFER_SIBLING" ;;
+	MMC|PKG|NODE) echo "$BASE SD_PREFER_SIBLING" ;;
 	NUMA12) echo "$BASE SD_SERIALIZE SD_NUMA" ;;
 	NUMA32) echo "SD_BALANCE_NEWIDLE SD_SERIALIZE SD_NUMA" ;;
 	esac

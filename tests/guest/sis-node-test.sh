@@ -1,8 +1,9 @@
 #!/bin/sh
-# Guest tests of SIS_NODE and SIS_NODE_LIMIT: with CPU 0's LLC full, a
-# task woken there lands on an idle CPU of the next LLC only while SIS_NODE
-# is on; with the next LLC full too, SIS_NODE_LIMIT with sis_node_limit=1
-# stops the search before the idle third LLC.
+# Guest tests of SIS_NODE, SIS_NODE_LIMIT and SIS_NODE_MMC: with CPU 0's
+# LLC full, a task woken there lands on an idle CPU of the next LLC only
+# while SIS_NODE is on; with the next LLC full too, SIS_NODE_LIMIT with
+# sis_node_limit=1, or SIS_NODE_MMC (the pair of LLCs 0 and 1), stops the
+# search before the idle third LLC.
 . /lab/sis-lib.sh
 N=200
 
@@ -46,10 +47,12 @@ if [ $(( ${node#*-} + 1 )) -lt $((3 * width)) ]; then
 	result sis-node-limit ok "skipped: node 0 ($node) has fewer than 3 LLCs"
 	exit 0
 fi
-if ! has_feature SIS_NODE_LIMIT; then
-	result sis-node-limit FAIL "no SIS_NODE_LIMIT in $F"
-	exit 0
-fi
+for f in SIS_NODE_LIMIT SIS_NODE_MMC; do
+	if ! has_feature $f; then
+		result sis-node-limit FAIL "no $f in $F"
+		exit 0
+	fi
+done
 L=/sys/kernel/debug/sched/sis_node_limit
 old_limit=$(cat "$L")
 hogs "$llc"
@@ -63,6 +66,12 @@ for lim in 1 2; do
 	echo "== SIS_NODE_LIMIT, sis_node_limit=$lim"
 	cat "/tmp/limit$lim"
 done
+echo NO_SIS_NODE_LIMIT >"$F"
+echo SIS_NODE_MMC >"$F"
+/lab/sis-stats.sh sis-load -c "$llc" wakeups "$N" "$wide" >/tmp/mmc 2>&1
+echo "== SIS_NODE_MMC"
+cat /tmp/mmc
+echo NO_SIS_NODE_MMC >"$F"
 stop_hogs
 echo NO_SIS_NODE_LIMIT >"$F"
 echo "$was" >"$F"
@@ -75,6 +84,14 @@ if [ "${hits1:-1}" -le $((N / 10)) ] && [ "${scans1:-0}" -ge $((N * 9 / 10)) ] &
 	result sis-node-limit ok "limit 1: $scans1 scans, $hits1 hits; limit 2: $hits2 hits of $N"
 else
 	result sis-node-limit FAIL "limit 1: ${scans1:-?} scans, ${hits1:-?} hits; limit 2: ${hits2:-?} hits of $N"
+fi
+hits=$(stat node_hits /tmp/mmc)
+scans=$(stat node_scans /tmp/mmc)
+if [ "${hits:-1}" -le $((N / 10)) ] && [ "${scans:-0}" -ge $((N * 9 / 10)) ] &&
+	[ "${scans:-0}" -le $((N * 11 / 10)) ]; then
+	result sis-node-mmc ok "$scans scans of the MMC sibling, $hits hits of $N"
+else
+	result sis-node-mmc FAIL "${scans:-?} scans, ${hits:-?} hits of $N (expected one scan, no hit each)"
 fi
 if echo bogus >"$L" 2>/dev/null; then
 	result sis-node-limit-garbage FAIL "sis_node_limit accepted 'bogus'"
