@@ -14,7 +14,7 @@ TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
 shape, "" for none), TEST_FEATURES (sched features flipped in the guest),
 TEST_MMC=0 (expect no MMC level, for a tree without the series),
 TEST_GUEST (guest test scripts run in the scaled boots, default
-sis-test.sh sis-node-test.sh sis-short-test.sh).
+sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh).
 Ends with "N passed, N failed"; exits non-zero on any failure.
 EOT
 }
@@ -112,7 +112,7 @@ boot_check() {
 }
 
 for nps in ${TEST_NPS-1 2 4}; do
-	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-short-test.sh}"
+	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh}"
 done
 # the real 2x64C/128T shape: topology and features only, it boots slowly
 for nps in ${TEST_FULL_NPS-4}; do

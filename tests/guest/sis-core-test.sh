@@ -1,0 +1,57 @@
+#!/bin/sh
+# Guest tests of SIS_CORE: on a busy LLC (all CPUs of CPU 0's LLC busy,
+# SIS_UTIL off so the baseline scans everything) the idle mask costs
+# fewer probes per wakeup than the plain scan, and the mask never names a
+# CPU outside its LLC, there or under hackbench.
+. /lab/sis-lib.sh
+N=3000
+
+if ! has_feature SIS_CORE; then
+	result sis-core FAIL "no SIS_CORE in $F"
+	exit 0
+fi
+llc=$(llc_of 0)
+was=$(tr ' ' '\n' <"$F" | grep -x -e SIS_CORE -e NO_SIS_CORE)
+
+echo NO_SIS_UTIL >"$F"
+hogs "$llc"
+for f in NO_SIS_CORE SIS_CORE; do
+	echo "$f" >"$F"
+	/lab/sis-stats.sh sis-load -c "$llc" pingpong "$N" >"/tmp/$f" 2>&1
+	echo "== $f"
+	cat "/tmp/$f"
+done
+stop_hogs
+echo SIS_UTIL >"$F"
+
+# probes per wakeup, in hundredths
+pp() {
+	awk '$1 == "sis.calls" { c = $2 } $1 == "sis.scan_probes" { s = $2 }
+		$1 == "sis.smt_probes" { t = $2 }
+		END { print c ? int(100 * (s + t) / c) : -1 }' "$1"
+}
+base=$(pp /tmp/NO_SIS_CORE)
+core=$(pp /tmp/SIS_CORE)
+if [ "$core" -ge 0 ] && [ "$base" -gt 0 ] && [ "$core" -lt "$base" ]; then
+	result sis-core-fewer-probes ok "busy LLC: $core vs $base probes per 100 wakeups"
+else
+	result sis-core-fewer-probes FAIL "busy LLC: $core (SIS_CORE) vs $base (baseline) probes per 100 wakeups"
+fi
+
+echo SIS_CORE >"$F"
+if command -v hackbench >/dev/null; then
+	/lab/sis-stats.sh hackbench -g 2 -l 100 >/tmp/core-hb 2>&1
+else
+	/lab/sis-stats.sh sis-load pingpong 20000 >/tmp/core-hb 2>&1
+fi
+echo "$was" >"$F"
+cat /tmp/core-hb
+out1=$(stat core_outside /tmp/SIS_CORE)
+out2=$(stat core_outside /tmp/core-hb)
+calls=$(stat calls /tmp/core-hb)
+if [ "$out1" = 0 ] && [ "$out2" = 0 ] && [ "${calls:-0}" -gt 0 ]; then
+	result sis-core-mask-in-llc ok "no mask bit outside its LLC ($calls wakeups under load)"
+else
+	result sis-core-mask-in-llc FAIL "core_outside ${out1:-?} and ${out2:-?}"
+fi
+exit 0
