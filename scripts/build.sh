@@ -5,20 +5,23 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--tree DIR] [--help] CONFIG
+usage: ${0##*/} [--tree DIR] [--config-only] [--help] CONFIG
 
 Build \$LAB_OUT/obj-CONFIG/arch/x86/boot/bzImage from the work tree
 (default \$LAB_OUT/tree, see apply-patches.sh).  CONFIG is one of:
   qemu   tinyconfig + configs/qemu.config (the guest of make boot)
   debug  tinyconfig + configs/qemu.config + configs/debug.config
   zen3   x86_64_defconfig (or BASECONFIG=file) + configs/zen3.config
-Every option of the fragments must survive olddefconfig.
+Every option of the fragments must survive olddefconfig.  --config-only
+stops after writing and checking .config.
 EOT
 }
 tree=$LAB_OUT/tree
+config_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
+	--config-only) config_only=1; shift ;;
 	--tree) tree=${2:?--tree needs a directory}; shift 2 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
@@ -78,6 +81,10 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.lab-config" 2>/dev/null)" != "$sta
 	printf '%s\n' "$stamp" >"$obj/.lab-config"
 fi
 
+if [ "$config_only" = 1 ]; then
+	printf '%s\n' "$obj/.config"
+	exit 0
+fi
 note "building bzImage in $obj (-j$jobs)"
 kmake bzImage
 printf '%s\n' "$obj/arch/x86/boot/bzImage"

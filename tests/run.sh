@@ -13,6 +13,7 @@ Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
 TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
 shape, "" for none), TEST_FEATURES (sched features flipped in the guest),
 TEST_MMC=0 (expect no MMC level, for a tree without the series),
+TEST_BISECT=0 (skip building every prefix of the series),
 TEST_GUEST (guest test scripts run in the scaled boots, default
 sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh).
 Ends with "N passed, N failed"; exits non-zero on any failure.
@@ -52,6 +53,31 @@ expect_error "missing QEMU" "QEMU not found" \
 	env QEMU="$tmp/no-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
 expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
 
+echo "== patches"
+tree=$LAB_OUT/tree
+if "$S/apply-patches.sh" --upto 0 >/dev/null 2>"$logs/patch.log"; then
+	while read -r p; do
+		case $p in ''|'#'*) continue ;; esac
+		# from the kernel tree: inside our git checkout checkpatch
+		# takes diff context lines for its own repository's files
+		out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --no-tree \
+			"$top/patches/$p" 2>&1 | grep '^total:')
+		case $out in
+		"total: 0 errors, 0 warnings, 0 checks,"*) ok "checkpatch --strict: $p" ;;
+		*) notok "checkpatch --strict: $p: $out" ;;
+		esac
+	done <"$top/patches/series"
+else
+	notok "cannot prepare the tree: $(tail -n1 "$logs/patch.log")"
+fi
+if [ "${TEST_BISECT:-1}" = 1 ]; then
+	if "$S/bisect-build.sh" qemu 2>"$logs/bisect.err"; then
+		ok "every prefix of the series builds ($(grep -c 'build:' "$logs/bisect.err") steps, no warnings)"
+	else
+		notok "bisect build: $(tail -n1 "$logs/bisect.err")"
+	fi
+fi
+
 echo "== build"
 if "$S/apply-patches.sh" >/dev/null 2>"$logs/patch.log"; then
 	ok "patches/series applies ($(grep -c . "$top/patches/series" || true) patches)"
@@ -60,19 +86,27 @@ else
 	summary
 	exit 1
 fi
-if kernel=$("$S/build.sh" qemu 2>"$logs/build-qemu.log"); then
+if "$S/build.sh" qemu >/dev/null 2>"$logs/build-qemu.log"; then
 	ok "bzImage (qemu config) built"
 else
 	notok "build failed: $(tail -n3 "$logs/build-qemu.log")"
 	summary
 	exit 1
 fi
+# the other fragments must at least configure (every option kept)
+for cfg in debug zen3; do
+	if "$S/build.sh" --config-only "$cfg" >/dev/null 2>"$logs/config-$cfg.log"; then
+		ok "the $cfg configuration keeps every option of its fragments"
+	else
+		notok "$cfg configuration: $(tail -n1 "$logs/config-$cfg.log")"
+	fi
+done
 
 # boot_check SHAPE NPS GUEST-TESTS: one boot running lab-test.sh and the
 # given guest tests, then topology, result and splat checks
 boot_check() {
 	local shape=$1 nps=$2 tag="$1 NPS$2" log=$logs/test-$1-nps$2.log
-	local feats=${TEST_FEATURES:-SIS_UTIL} rc=0 cmd t
+	local feats=${TEST_FEATURES:-SIS_UTIL SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE} rc=0 cmd t
 	cmd="LAB_FEATURES='$feats' /lab/lab-test.sh"
 	for t in $3; do
 		cmd="$cmd; /lab/$t"

@@ -3,8 +3,11 @@
  * sis-load: small, deterministic loads for the wakeup-path tests.
  *
  *   sis-load [-c CPULIST] spin SECONDS      busy loop
- *   sis-load [-c CPULIST] pingpong LOOPS    two processes bounce a byte
- *                                           over a pair of pipes
+ *   sis-load [-c CPULIST] pingpong LOOPS [PARTNER]
+ *                                           two processes bounce a byte
+ *                                           over a pair of pipes; with
+ *                                           PARTNER, both start on CPULIST
+ *                                           and then may use PARTNER
  *   sis-load -c HOME wakeups LOOPS WIDE     a spinning waker wakes a
  *                                           sleeper LOOPS times; before each
  *                                           sleep the sleeper moves back to
@@ -36,7 +39,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: sis-load [-c CPULIST] spin SECONDS\n"
-		"       sis-load [-c CPULIST] pingpong LOOPS\n"
+		"       sis-load [-c CPULIST] pingpong LOOPS [PARTNER]\n"
 		"       sis-load -c HOME wakeups LOOPS WIDE\n");
 	exit(2);
 }
@@ -122,7 +125,7 @@ static void bounce(int in, int out, long loops, int first)
 	}
 }
 
-static void pingpong(long loops)
+static void pingpong(long loops, const char *partner)
 {
 	int ab[2], ba[2], status;
 	pid_t pid;
@@ -133,9 +136,13 @@ static void pingpong(long loops)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		if (partner)
+			pin(partner);
 		bounce(ab[0], ba[1], loops, 0);
 		_exit(0);
 	}
+	if (partner)
+		pin(partner);
 	bounce(ba[0], ab[1], loops, 1);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
@@ -202,12 +209,16 @@ int main(int argc, char **argv)
 		wakeups(home, number(argv[i + 1]), argv[i + 2]);
 		return 0;
 	}
+	if (argc - i == 3 && !strcmp(argv[i], "pingpong")) {
+		pingpong(number(argv[i + 1]), argv[i + 2]);
+		return 0;
+	}
 	if (argc - i != 2)
 		usage();
 	if (!strcmp(argv[i], "spin"))
 		spin(number(argv[i + 1]));
 	else if (!strcmp(argv[i], "pingpong"))
-		pingpong(number(argv[i + 1]));
+		pingpong(number(argv[i + 1]), NULL);
 	else
 		usage();
 	return 0;
