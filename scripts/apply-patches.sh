@@ -10,7 +10,8 @@ usage: ${0##*/} [--upto N] [--help]
 Copy the base tree (KERNEL_SRC, or the unpacked linux-source-7.3) to
 \$LAB_OUT/tree once, then apply patches/series to it with quilt.  Patches
 already applied are popped first, so the tree always matches the series.
-LAB_PATCHES=DIR takes the series from DIR instead of patches/.
+LAB_PATCHES=DIR takes the series from DIR instead of patches/;
+LAB_TREE=DIR works in DIR instead of \$LAB_OUT/tree.
 --upto N applies only the first N patches (bisection builds).
 Prints the tree path.
 EOT
@@ -36,7 +37,7 @@ fi
 [ -f "$src/Makefile" ] && [ -f "$src/kernel/sched/fair.c" ] ||
 	die "$src does not look like a Linux source tree (no kernel/sched/fair.c)"
 
-tree=$LAB_OUT/tree
+tree=${LAB_TREE:-$LAB_OUT/tree}
 if [ ! -f "$tree/.lab-source" ] || [ "$(cat "$tree/.lab-source")" != "$src" ]; then
 	note "copying $src to $tree"
 	rm -rf "$tree"

@@ -8,8 +8,9 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [--full] [--help] [CONFIG]
 
-For N = 1 .. number of patches: apply the first N patches to the work tree
-and compile kernel/sched/ and the directories of the C files patch N
+For N = 1 .. number of patches: apply the first N patches to a tree of its
+own (\$LAB_OUT/tree-bisect, so the main tree keeps its timestamps) and
+compile kernel/sched/ and the directories of the C files patch N
 touches with
 CONFIG (default qemu), failing on any error or compiler warning in them.
 --full builds the whole bzImage at every step instead.  Leaves the whole
@@ -28,8 +29,9 @@ done
 cfg=${1:-qemu}
 series=${LAB_PATCHES:-$LAB_TOP/patches}/series
 n=$(grep -cv '^[[:space:]]*\(#\|$\)' "$series" || true)
-obj=$LAB_OUT/obj-$cfg
-tree=$LAB_OUT/tree
+export LAB_TREE=$LAB_OUT/tree-bisect OBJ=$LAB_OUT/obj-bisect-$cfg
+obj=$OBJ
+tree=$LAB_TREE
 log=$LAB_OUT/logs/bisect.log
 mkdir -p "$LAB_OUT/logs"
 : >"$log"
@@ -37,10 +39,13 @@ mkdir -p "$LAB_OUT/logs"
 i=1
 for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$series"); do
 	"$LAB_TOP/scripts/apply-patches.sh" --upto "$i" >/dev/null
-	if [ "$full" = 1 ] || [ ! -f "$obj/.config" ]; then
-		"$LAB_TOP/scripts/build.sh" "$cfg" >/dev/null 2>>"$log" ||
+	if [ "$full" = 1 ]; then
+		"$LAB_TOP/scripts/build.sh" --tree "$tree" "$cfg" >/dev/null 2>>"$log" ||
 			die "$p: the kernel does not build with patches 1-$i (see $log)"
 	else
+		[ -f "$obj/.config" ] ||
+			"$LAB_TOP/scripts/build.sh" --tree "$tree" --config-only "$cfg" \
+				>/dev/null 2>>"$log" || die "cannot configure $obj (see $log)"
 		# the directories of the C files the patch touches, and
 		# kernel/sched/ for any header
 		dirs=$( { echo kernel/sched/; sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1/|p' \
