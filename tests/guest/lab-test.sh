@@ -1,11 +1,7 @@
 #!/bin/sh
 # Guest half of the lab tests: dump the topology and flip sched features.
 # Every result line is "RESULT <name> ok|FAIL <detail>" for tests/run.sh.
-F=/sys/kernel/debug/sched/features
-
-result() {
-	echo "RESULT $1 $2 ${3:-}"
-}
+. /lab/sis-lib.sh
 
 echo "TOPO-BEGIN"
 /lab/topo-dump.sh
@@ -14,11 +10,11 @@ echo "TOPO-END"
 # flip_feature NAME: clear it, check, restore it, check
 flip_feature() {
 	name=$1
-	if ! grep -qw -e "$name" -e "NO_$name" "$F"; then
+	was=$(feature_state "$name")
+	if [ -z "$was" ]; then
 		result "feature-$name" FAIL "not in $F"
 		return
 	fi
-	was=$(tr ' ' '\n' <"$F" | grep -x -e "$name" -e "NO_$name")
 	if [ "$was" = "$name" ]; then other="NO_$name"; else other=$name; fi
 	echo "$other" >"$F" && tr ' ' '\n' <"$F" | grep -qx "$other" ||
 		{ result "feature-$name" FAIL "writing $other did not stick"; return; }

@@ -1,4 +1,4 @@
-# Helpers shared by the guest SIS tests; sourced.
+# Helpers shared by the guest tests; sourced.
 F=/sys/kernel/debug/sched/features
 D=/sys/kernel/debug/sched/sis
 
@@ -35,7 +35,19 @@ llc_of() {
 	cat "$idx/shared_cpu_list"
 }
 
-# has_feature NAME: the kernel knows the sched feature NAME
-has_feature() {
-	tr ' ' '\n' <"$F" | grep -qx -e "$1" -e "NO_$1"
+# feature_state NAME: NAME or NO_NAME as the features file shows it,
+# nothing if the kernel lacks the feature
+feature_state() {
+	tr ' ' '\n' <"$F" | grep -x -e "$1" -e "NO_$1"
+}
+
+# require_feature NAME...: report a failure and end the test script unless
+# the kernel has every feature
+require_feature() {
+	for f in "$@"; do
+		if [ -z "$(feature_state "$f")" ]; then
+			result "$(echo "$f" | tr 'A-Z_' 'a-z-')" FAIL "no $f in $F"
+			exit 0
+		fi
+	done
 }

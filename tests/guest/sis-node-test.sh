@@ -7,14 +7,11 @@
 . /lab/sis-lib.sh
 N=200
 
-if ! has_feature SIS_NODE; then
-	result sis-node FAIL "no SIS_NODE in $F"
-	exit 0
-fi
+require_feature SIS_NODE
 llc=$(llc_of 0)
 width=$(( ${llc#*-} - ${llc%-*} + 1 ))
 wide=0-$((2 * width - 1))
-was=$(tr ' ' '\n' <"$F" | grep -x -e SIS_NODE -e NO_SIS_NODE)
+was=$(feature_state SIS_NODE)
 
 hogs "$llc"
 for f in NO_SIS_NODE SIS_NODE; do
@@ -47,12 +44,7 @@ if [ $(( ${node#*-} + 1 )) -lt $((3 * width)) ]; then
 	result sis-node-limit ok "skipped: node 0 ($node) has fewer than 3 LLCs"
 	exit 0
 fi
-for f in SIS_NODE_LIMIT SIS_NODE_MMC; do
-	if ! has_feature $f; then
-		result sis-node-limit FAIL "no $f in $F"
-		exit 0
-	fi
-done
+require_feature SIS_NODE_LIMIT SIS_NODE_MMC
 L=/sys/kernel/debug/sched/sis_node_limit
 old_limit=$(cat "$L")
 hogs "$llc"

@@ -11,7 +11,7 @@ fi
 
 # 1. the counters move under hackbench
 if command -v hackbench >/dev/null; then
-	/lab/sis-stats.sh hackbench -g 1 -l 100 >/tmp/s1 2>&1
+	/lab/sis-stats.sh hackbench -g 1 -l 50 >/tmp/s1 2>&1
 else
 	/lab/sis-stats.sh sis-load pingpong 20000 >/tmp/s1 2>&1
 fi

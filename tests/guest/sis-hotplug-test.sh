@@ -1,0 +1,51 @@
+#!/bin/sh
+# Guest test: with every SIS feature on and wakeups running, take a whole
+# LLC offline and back (CYCLES times, default 1), which rebuilds the
+# domains and clears sd_llc of the CPUs going away: nothing may crash
+# (run.sh checks the log for splats) and wakeups keep being placed.
+. /lab/sis-lib.sh
+CYCLES=${CYCLES:-1}
+
+require_feature SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE
+llc=$(llc_of 0)
+width=$(( ${llc#*-} - ${llc%-*} + 1 ))
+for f in SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE; do
+	echo "$f" >"$F"
+done
+
+sis-load pingpong 100000000 &
+p1=$!
+sis-load -c 0-$((2 * width - 1)) pingpong 100000000 &
+p2=$!
+done=0
+c=0
+while [ "$c" -lt "$CYCLES" ]; do
+	cpu=$width
+	while [ "$cpu" -lt $((2 * width)) ]; do
+		echo 0 >/sys/devices/system/cpu/cpu$cpu/online || break 2
+		cpu=$((cpu + 1))
+	done
+	sleep 1
+	cpu=$width
+	while [ "$cpu" -lt $((2 * width)) ]; do
+		echo 1 >/sys/devices/system/cpu/cpu$cpu/online || break 2
+		cpu=$((cpu + 1))
+	done
+	c=$((c + 1))
+	done=$c
+done
+/lab/sis-stats.sh --audit sleep 2 >/tmp/hp 2>&1
+kill "$p1" "$p2"
+wait
+for f in SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE; do
+	echo "NO_$f" >"$F"
+done
+cat /tmp/hp
+calls=$(stat calls /tmp/hp)
+online=$(cat /sys/devices/system/cpu/online)
+if [ "$done" = "$CYCLES" ] && [ "${calls:-0}" -gt 0 ] && [ "$online" = "$(cat /sys/devices/system/cpu/possible)" ]; then
+	result sis-hotplug ok "$CYCLES cycles of LLC 1 offline/online under load with every feature on; $calls wakeups after"
+else
+	result sis-hotplug FAIL "cycles $done of $CYCLES, online $online, calls ${calls:-?}"
+fi
+exit 0
