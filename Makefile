@@ -9,7 +9,7 @@ export NPS SHAPE KERNEL_SRC LAB_OUT
 
 S := scripts
 
-.PHONY: help deps base patch build boot qemu-full check test bench mail clean
+.PHONY: help deps base patch build boot qemu-full check test bench clean
 
 help:
 	@echo "make deps        install the Debian packages the lab needs"
@@ -19,7 +19,7 @@ help:
 	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full CMD=...)"
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
-	@echo "make bench       run the benchmark matrix and write reports"
+	@echo "make bench       run the benchmark matrix (NPS= ROUNDS= LOOPS= VARIANTS=)"
 	@echo "make clean       remove build/ except downloads and the ccache"
 
 deps:
@@ -45,9 +45,6 @@ check test: deps
 
 bench: deps
 	@$(S)/bench.sh
-
-mail: deps
-	@$(S)/mail.sh
 
 clean:
 	rm -rf build/tree build/obj-* build/logs build/initramfs.cpio.gz

@@ -28,7 +28,7 @@ variant() {
 
 # hackbench groups scale with the CPU count: 1, 1/4, 1/2 and all CPUs'
 # worth of 40-task groups
-groups="1 $((ncpu / 160 + 1)) $((ncpu / 80 + 1)) $((ncpu / 40 + 1))"
+groups=$(printf '%s\n' 1 $((ncpu / 160 + 1)) $((ncpu / 80 + 1)) $((ncpu / 40 + 1)) | sort -nu)
 [ -f "$OUT/results.csv" ] ||
 	echo "bench,case,variant,round,value,unit,probes_per_wakeup,idle_hit_pct" >"$OUT/results.csv"
 
