@@ -15,8 +15,7 @@ EOT
 [ $# -eq 0 ] || { usage >&2; exit 2; }
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
-	kmod quilt ccache busybox-static qemu-system-x86 file
-	rt-tests linux-perf dbench stress-ng gnuplot-nox perl"
+	kmod quilt ccache busybox-static qemu-system-x86 file perl rt-tests"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
