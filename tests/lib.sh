@@ -30,7 +30,7 @@ expect_error() {
 
 # splats LOG: print kernel warnings, bugs and debug reports found in LOG
 splats() {
-	grep -E 'WARNING:|BUG:|Oops|Call Trace:|Kernel panic|possible (recursive|circular) locking|lockdep|KASAN:|UBSAN:|kmemleak:.*suspected|blocked for more than|rcu_sched self-detected|RCU stall' "$1" || true
+	grep -E 'WARNING:|BUG:|Oops|Call Trace:|Kernel panic|possible (recursive|circular) locking|KASAN:|UBSAN:|kmemleak:.*suspected|blocked for more than|rcu_sched self-detected|RCU stall' "$1" || true
 }
 
 summary() {
