@@ -1,47 +1,124 @@
 #!/bin/bash
-# Summarise a bench results.csv: per case and variant, the mean, its
-# coefficient of variation and the change against tip.
+# Turn a bench results.csv into LKML-style reports, JSON and plots.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--help] RESULTS.CSV
+usage: ${0##*/} [--format norm|old|json] [--sig ci|welch] [--nps N]
+       [--plot DIR] [--help] RESULTS.CSV
 
-Columns: bench, case, variant, mean, CV% (sample stddev / mean), change
-against tip in percent with the sign rule of LKML reports (positive =
-better; hackbench times are lower-is-better), mean probes per wakeup and
-idle-hit rate from the SIS statistics.
+Prints the report of a scripts/bench.sh run:
+  norm  (default) system and kernel details, then one normalized block per
+        benchmark (Test, Units, Interpretation, Statistic; cells
+        "value [pct imp](CV)") with the SIS efficiency figures below it
+  old   "value (x.xx pct)" tables per benchmark with * rows and their
+        [Verification Run] re-runs
+  json  every statistic, one object per benchmark
+pct imp is positive for an improvement.  Cells are marked * (significant
+regression against tip) or ^ (significant improvement): with --sig ci
+(default) the mean +- 1.96 stddev intervals must not overlap, with --sig
+welch Welch's t-test must give p < 0.05.  --plot DIR writes one PNG per
+benchmark (gnuplot).  system.txt next to RESULTS.CSV, written by the
+runner, fills in the system details; --nps overrides its NPS mode.
 EOT
 }
-[ "${1:-}" = --help ] && { usage; exit 0; }
-[ $# -eq 1 ] || { usage >&2; exit 2; }
-[ -r "$1" ] || { echo "${0##*/}: error: cannot read $1" >&2; exit 1; }
 
-awk -F, 'NR > 1 && $5 != "NA" {
-	k = $1 SUBSEP $2 SUBSEP $3
-	if (!(k in n)) order[++nk] = k
-	n[k]++; s[k] += $5; ss[k] += $5 * $5
-	if ($7 != "NA") { pp[k] += $7; np[k]++ }
-	if ($8 != "NA") { hit[k] += $8; nh[k]++ }
-	lower[$1] = ($6 == "s")
+fmt=norm sig=ci nps= plot=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--help) usage; exit 0 ;;
+	--format) fmt=${2:-}; shift 2 ;;
+	--sig) sig=${2:-}; shift 2 ;;
+	--nps) nps=${2:-}; shift 2 ;;
+	--plot) plot=${2:-}; shift 2 ;;
+	-*) usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+csv=$1
+[ -r "$csv" ] || die "cannot read $csv"
+case $fmt in norm|old|json) ;; *) die "unknown format '$fmt' (norm, old or json)" ;; esac
+case $sig in ci|welch) ;; *) die "unknown significance test '$sig' (ci or welch)" ;; esac
+head -n1 "$csv" | grep -q '^bench,case,variant,round,value' ||
+	die "$csv is not a bench results file"
+sys=$(dirname "$csv")/system.txt
+# sysval KEY: a "KEY: value" line of system.txt
+sysval() {
+	[ ! -r "$sys" ] || sed -n "s/^$1: //p" "$sys" | head -n1
 }
-END {
-	printf "%-10s %-12s %-16s %10s %7s %9s %8s %8s\n", "bench", "case", "variant",
-		"mean", "CV%", "vs tip", "probes/w", "idle-hit"
-	for (i = 1; i <= nk; i++) {
-		split(order[i], f, SUBSEP)
-		k = order[i]; m = s[k] / n[k]
-		sd = n[k] > 1 ? sqrt((ss[k] - n[k] * m * m) / (n[k] - 1)) : 0
-		t = f[1] SUBSEP f[2] SUBSEP "tip"
-		pct = "-"
-		if ((t in n) && f[3] != "tip") {
-			tm = s[t] / n[t]
-			d = lower[f[1]] ? (tm - m) / tm : (m - tm) / tm
-			pct = sprintf("%+.2f%%", 100 * d)
-		}
-		printf "%-10s %-12s %-16s %10.3f %7.2f %9s %8s %8s\n", f[1], f[2], f[3], m,
-			m ? 100 * sd / m : 0, pct,
-			np[k] ? sprintf("%.2f", pp[k] / np[k]) : "-",
-			nh[k] ? sprintf("%.1f%%", hit[k] / nh[k]) : "-"
-	}
-}' "$1"
+[ -n "$nps" ] || nps=$(sysval nps)
+meta=$LAB_TOP/scripts/bench-meta.txt
+stats() {
+	awk -f "$LAB_TOP/scripts/bench-stats.awk" -v sig="$sig" -v nps="$nps" "$@" "$meta" "$csv"
+}
+
+if [ "$fmt" = norm ]; then
+	variants=$(awk -F, 'NR > 1 && !s[$3]++ { print $3 }' "$csv")
+	echo "o System Details"
+	echo
+	if [ -r "$sys" ]; then
+		echo "  - $(sysval cpu), $(sysval cpus) CPUs, $(sysval llcs) LLCs, $(sysval nodes) NUMA nodes${nps:+ (NPS$nps)}"
+		echo "  - $(sysval machine)"
+	else
+		echo "  - (no system.txt next to $csv)"
+	fi
+	echo
+	echo "o Kernels"
+	echo
+	kernel=$(sysval kernel)
+	for v in $variants; do
+		if [ "$v" = tip ]; then
+			printf '  %-22s %s\n' "tip:" "${kernel:-the patched kernel}, every SIS feature of the series off"
+		else
+			printf '  %-22s %s\n' "$v:" "tip with $(echo "$v" | sed 's/+/ + /g') on (sched_feat, same boot)"
+		fi
+	done
+	echo
+	echo "o Benchmark Results"
+	echo
+	echo "  * - significant regression, ^ - significant improvement ($([ "$sig" = ci ] &&
+		echo 'mean +- 1.96 stddev intervals do not overlap' || echo "Welch's t-test, p < 0.05"))"
+	echo "  runs per data point: $(awk -F, 'NR > 1 && $4 !~ /^v/ && $5 != "NA" { n[$1 FS $2 FS $3]++ }
+		END { for (k in n) { if (!min || n[k] < min) min = n[k]; if (n[k] > max) max = n[k] }
+		print (min == max ? min : min "-" max) }' "$csv")"
+	echo
+fi
+stats -v mode="$fmt"
+
+if [ -n "$plot" ]; then
+	command -v gnuplot >/dev/null || die "gnuplot is not installed (apt-get install gnuplot-nox)"
+	mkdir -p "$plot"
+	for b in $(awk -F, 'NR > 1 && $4 !~ /^v/ && !s[$1]++ { print $1 }' "$csv"); do
+		stats -v mode=plot -v only="$b" >"$plot/$b.dat"
+		[ "$(grep -vc '^#' "$plot/$b.dat")" -gt 0 ] || { rm -f "$plot/$b.dat"; continue; }
+		nv=$(head -n1 "$plot/$b.dat" | awk '{ print (NF - 2) / 2 }')
+		dir=$(awk -F'|' -v b="$b" '$1 == b { print $2 }' "$meta")
+		units=$(awk -F'|' -v b="$b" '$1 == b { print $5 }' "$meta")
+		{
+			echo "set terminal pngcairo size 960,540 noenhanced font ',10'"
+			echo "set output '$plot/$b.png'"
+			echo "set title '$b${nps:+ (NPS$nps)}: normalized to tip, ${dir:-higher} is better, error bars: CV'"
+			echo "set ylabel '${units:-Normalized value}'"
+			echo "set datafile missing '-'"
+			echo "set style data histograms"
+			echo "set style histogram errorbars gap 1 lw 1"
+			echo "set style fill solid 0.7 border -1"
+			echo "set key outside right top"
+			echo "set yrange [0:*]"
+			echo "set grid ytics"
+			printf "plot '%s' using 2:3:xtic(1) title columnhead(2)" "$plot/$b.dat"
+			i=2
+			while [ "$i" -le "$nv" ]; do
+				printf ", '' using %d:%d title columnhead(%d)" $((2 * i)) $((2 * i + 1)) $((2 * i))
+				i=$((i + 1))
+			done
+			echo
+		} >"$plot/$b.gp"
+		# columnhead() reads the "# case tip err ..." line without its '#'
+		sed -i '1s/^# //' "$plot/$b.dat"
+		gnuplot "$plot/$b.gp" 2>"$plot/$b.err" || die "gnuplot failed for $b: $(head -n1 "$plot/$b.err")"
+		rm -f "$plot/$b.err"
+	done
+fi

@@ -1,36 +1,104 @@
 #!/bin/bash
-# The main job: boot the patched kernel and run the benchmark matrix for
-# every SIS variant in one boot, then print the report.
+# The main job: run the benchmark matrix for every SIS variant in one boot
+# (QEMU, or this machine with --host), then write the reports.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--help]
+usage: ${0##*/} [--host] [--help]
 
-Environment: NPS (1|2|4, default 1), SHAPE (scaled|full), ROUNDS (default
-3), LOOPS (hackbench loops, default 100), VARIANTS (default "tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT
-SIS_NODE_MMC"; "a+b" combines features).  Applies the series, builds the
-qemu kernel, boots it and runs tests/guest/bench-guest.sh, which flips the
-features at run time and interleaves the variants round by round.  Raw
-results go to \$LAB_OUT/bench/<time>-nps<N>/results.csv as each run ends;
-scripts/bench-report.sh prints the summary table.
+Applies the series, builds the qemu kernel, boots it on the emulated Zen3
+topology and runs tests/guest/bench-guest.sh there, which flips the SIS
+features at run time (tip = every feature of the series off), rotates the
+variant order each round and re-runs significant regressions for the
+[Verification Run] rows.  With --host it runs the same matrix on this
+machine instead (root, a kernel with the series, debugfs mounted): for
+users with real Zen3 hardware.
+
+Environment:
+  NPS       1|2|4 (default 1; --host: only labels the report)
+  SHAPE     scaled|full (default scaled: 128 CPUs; full: 2x64C/128T)
+  VARIANTS  default "tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT
+            SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC" ("a+b" combines)
+  BENCHES   default "hackbench rt-hackbench schbench tbench netperf stream
+            unixbench" (hackbench is perf bench sched messaging -p -t)
+  SIZE      tiny|small|full (default small; full: the LKML ranges, e.g.
+            1..16 hackbench groups on 256 CPUs, 30 s runs)
+  ROUNDS    runs per data point (default 3); RUNTIME, LOOPS override the
+            seconds per timed run and the hackbench loops of SIZE
+  VERIFY    re-runs of each significant regression (default 2, 0 = off)
+
+Results go to \$LAB_OUT/bench/<time>-nps<N>/: results.csv (one row per
+run, written as it ends), system.txt, report.txt (normalized blocks),
+report-old.txt (value (pct) tables), results.json and plots/*.png.
 EOT
 }
-[ "${1:-}" = --help ] && { usage; exit 0; }
+host=0
+case ${1:-} in
+--help) usage; exit 0 ;;
+--host) host=1; shift ;;
+esac
 [ $# -eq 0 ] || { usage >&2; exit 2; }
 shape_init
 rounds=${ROUNDS:-3}
 case $rounds in ''|*[!0-9]*|0) die "ROUNDS must be a positive number, not '$rounds'" ;; esac
-command -v hackbench >/dev/null || die "hackbench (rt-tests) is not installed"
+case ${VERIFY:-2} in *[!0-9]*|'') die "VERIFY must be a number, not '${VERIFY:-}'" ;; esac
+case ${SIZE:-small} in tiny|small|full) ;; *) die "unknown SIZE '${SIZE:-}' (tiny, small or full)" ;; esac
+for v in ${RUNTIME:-} ${LOOPS:-}; do
+	case $v in *[!0-9]*|0) die "RUNTIME and LOOPS must be positive numbers, not '$v'" ;; esac
+done
+benches=${BENCHES:-hackbench rt-hackbench schbench tbench netperf stream unixbench}
+bins=mawk
+for b in $benches; do
+	case $b in
+	hackbench) bins="$bins perf" ;;
+	rt-hackbench) bins="$bins hackbench" ;;
+	tbench) bins="$bins tbench tbench_srv" ;;
+	schbench|netperf|stream|unixbench) ;;
+	*) die "unknown benchmark '$b' (hackbench rt-hackbench schbench tbench netperf stream unixbench)" ;;
+	esac
+done
+for b in $bins; do
+	command -v "$b" >/dev/null || die "$b is not installed (make deps)"
+done
+[ -r /usr/share/dbench/client.txt ] || case " $benches " in
+	*" tbench "*) die "/usr/share/dbench/client.txt is missing (apt-get install dbench)" ;;
+esac
 
-"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
-"$LAB_TOP/scripts/build.sh" qemu >/dev/null
 out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-nps$NPS
 mkdir -p "$out"
 note "results in $out"
-"$LAB_TOP/scripts/boot.sh" -v --nps "$NPS" --shape "${SHAPE:-scaled}" --out "$out" --log "$out/console.log" -- \
-	"VARIANTS='${VARIANTS:-}' ROUNDS=$rounds LOOPS=${LOOPS:-100} /lab/bench-guest.sh" |
-	grep --line-buffered '^bench:' || true
+if [ "$host" = 1 ]; then
+	export VARIANTS BENCHES="$benches" SIZE ROUNDS=$rounds RUNTIME LOOPS VERIFY NPS
+	[ "$(id -u)" = 0 ] || die "--host needs root (it writes sched features)"
+	[ -w /sys/kernel/debug/sched/features ] ||
+		die "/sys/kernel/debug/sched/features is not writable (mount debugfs)"
+	make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools" || die "cannot build tools/"
+	lab=$out/lab
+	mkdir -p "$lab"
+	cp "$LAB_TOP/tests/guest/sis-lib.sh" "$LAB_TOP/scripts/bench-stats.awk" \
+		"$LAB_TOP/scripts/bench-meta.txt" "$lab/"
+	LAB_DIR=$lab OUT=$out BENCH_MACHINE="$(uname -n), bare metal" \
+		PATH="$LAB_OUT/tools:$LAB_TOP/scripts:$PATH" \
+		sh "$LAB_TOP/tests/guest/bench-guest.sh" 2>&1 | tee "$out/console.log" |
+		grep --line-buffered '^bench:' || true
+else
+	"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
+	"$LAB_TOP/scripts/build.sh" qemu >/dev/null
+	# the matrix runs for hours under TCG: no guest timeout
+	LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --nps "$NPS" \
+		--shape "${SHAPE:-scaled}" --out "$out" --log "$out/console.log" \
+		--timeout "${BENCH_TIMEOUT:-86400}" -- \
+		"VARIANTS='${VARIANTS:-}' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \
+		RUNTIME=${RUNTIME:-} LOOPS=${LOOPS:-} VERIFY=${VERIFY:-} NPS=$NPS \
+		BENCH_MACHINE='QEMU TCG guest, ${SHAPE:-scaled} shape, NPS$NPS' /lab/bench-guest.sh" |
+		grep --line-buffered '^bench:' || true
+fi
 [ -s "$out/results.csv" ] || die "no results were written (see $out/console.log)"
-"$LAB_TOP/scripts/bench-report.sh" "$out/results.csv" | tee "$out/report.txt"
+r=$LAB_TOP/scripts/bench-report.sh
+"$r" --format old "$out/results.csv" >"$out/report-old.txt"
+"$r" --format json "$out/results.csv" >"$out/results.json"
+"$r" --plot "$out/plots" "$out/results.csv" >"$out/report.txt"
+cat "$out/report.txt"
+note "reports: $out/report.txt, $out/report-old.txt, $out/results.json, $out/plots/"

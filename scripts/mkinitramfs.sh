@@ -7,8 +7,9 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [--help] OUT.cpio.gz [HOST-BINARY...]
 
-Pack busybox-static, tests/guest/ and sis-stats.sh (as /lab), the tools/
-programs (static, in /usr/bin) and the lab init into OUT.
+Pack busybox-static, tests/guest/, sis-stats.sh and the bench statistics
+(as /lab), the tools/ programs (built static into \$LAB_OUT/tools-static,
+copied to /usr/bin) and the lab init into OUT.
 Each HOST-BINARY (a path or a command name) is copied with the shared
 libraries it needs, so Debian's tools (hackbench, perf...) run in the guest.
 The command to run is not part of it: boot.sh appends it as a second,
@@ -33,10 +34,12 @@ for a in $("$bb" --list); do
 	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
 done
 cp -r "$LAB_TOP/tests/guest/." "$stage/lab/"
-cp "$LAB_TOP/scripts/sis-stats.sh" "$stage/lab/"
+cp "$LAB_TOP/scripts/sis-stats.sh" "$LAB_TOP/scripts/bench-stats.awk" \
+	"$LAB_TOP/scripts/bench-meta.txt" "$stage/lab/"
+make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools-static" STATIC=1 >&2 ||
+	die "cannot build tools/"
 for c in "$LAB_TOP"/tools/*.c; do
-	gcc -O2 -Wall -static -o "$stage/usr/bin/$(basename "$c" .c)" "$c" ||
-		die "cannot build $c"
+	cp "$LAB_OUT/tools-static/$(basename "$c" .c)" "$stage/usr/bin/"
 done
 cp "$LAB_TOP/scripts/guest-init" "$stage/init"
 chmod +x "$stage/init"
@@ -58,6 +61,11 @@ for b in "$@"; do
 	p=$(command -v "$b" || true)
 	[ -n "$p" ] && [ -f "$p" ] || die "guest binary '$b' not found on this host"
 	copy_with_libs "$(readlink -f "$p")"
+	# tbench replays dbench's load file
+	if [ "$b" = tbench ] && [ -f /usr/share/dbench/client.txt ]; then
+		mkdir -p "$stage/usr/share/dbench"
+		cp /usr/share/dbench/client.txt "$stage/usr/share/dbench/"
+	fi
 	[ "$(readlink -f "$p")" = "$p" ] || { mkdir -p "$stage$(dirname "$p")"; ln -sf "$(readlink -f "$p")" "$stage$p"; }
 done
 

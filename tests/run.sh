@@ -54,6 +54,49 @@ expect_error "missing QEMU" "QEMU not found" \
 	env QEMU="$tmp/no-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
 expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
 
+echo "== benchmark programs and report generator (host)"
+if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
+	while read -r line; do
+		ok "$line"
+	done < <(grep 'self-test: ok' "$logs/tools-check.log")
+else
+	notok "tools self-tests: $(tail -n1 "$logs/tools-check.log")"
+fi
+# fixed inputs with known outputs: sign rule (lower-is-better baselines
+# print -0.00), CV, HMean and Median statistics, both significance tests,
+# [Verification Run] rows
+rep=$top/tests/report
+for t in norm:--format=norm old:--format=old norm-welch:--sig=welch; do
+	name=${t%%:*}
+	# shellcheck disable=SC2046
+	if "$S/bench-report.sh" $(echo "${t#*:}" | tr '=' ' ') "$rep/results.csv" >"$tmp/rep" 2>&1 &&
+		diff -u "$rep/expect-$name.txt" "$tmp/rep" >"$tmp/rep.diff"; then
+		ok "bench-report $name output equals tests/report/expect-$name.txt"
+	else
+		notok "bench-report $name: $(head -n8 "$tmp/rep.diff" "$tmp/rep" | tr '\n' ' ')"
+	fi
+done
+if "$S/bench-report.sh" --format json "$rep/results.csv" |
+	python3 -c 'import json, sys; json.load(sys.stdin)' 2>/dev/null; then
+	ok "bench-report json output parses"
+else
+	notok "bench-report json output is not valid"
+fi
+if [ "$("$S/bench-report.sh" --format json "$rep/results.csv" | grep -c '"marker": "\*"')" = 1 ]; then
+	ok "bench-report marks exactly the one significant regression of the fixture"
+else
+	notok "bench-report marks $("$S/bench-report.sh" --format json "$rep/results.csv" | grep -c '"marker": "\*"') regressions, expected 1"
+fi
+outl=$(awk -f "$S/bench-stats.awk" -v mode=outliers "$S/bench-meta.txt" "$rep/results.csv")
+if [ "$outl" = "hackbench:1 SIS_CORE" ]; then
+	ok "outlier selection picks the regressed case for re-running ($outl)"
+else
+	notok "outlier selection: got '$outl', expected 'hackbench:1 SIS_CORE'"
+fi
+expect_error "report: unknown format" "unknown format 'xml'" "$S/bench-report.sh" --format xml "$rep/results.csv"
+expect_error "report: not a results file" "is not a bench results file" "$S/bench-report.sh" "$rep/system.txt"
+expect_error "bench: bad ROUNDS" "ROUNDS must be a positive number" env ROUNDS=x "$S/bench.sh"
+
 echo "== patches"
 tree=$LAB_OUT/tree
 if "$S/apply-patches.sh" --upto 0 >/dev/null 2>"$logs/patch.log"; then

@@ -1,24 +1,101 @@
 #!/bin/sh
-# Guest half of scripts/bench.sh: run the benchmark matrix for each SIS
-# variant, flipping features at run time in this one boot, interleaving
-# variants and repeating rounds so drift spreads evenly.  Appends one CSV
-# row per run to /lab/out/results.csv as soon as the run ends, so an
-# interrupted run keeps what finished.
-. /lab/sis-lib.sh
-OUT=/lab/out
-VARIANTS=${VARIANTS:-tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC}
+# The benchmark matrix, run inside the guest by scripts/bench.sh (or on a
+# real machine by "scripts/bench.sh --host").  For each round, every
+# variant is switched on at run time (sched_feat) and every benchmark job
+# runs once; the variant order rotates each round so drift spreads evenly.
+# Each result is appended to $OUT/results.csv as soon as its run ends, so an
+# interrupted run keeps what finished.  Afterwards the cases where a variant
+# regressed significantly are run VERIFY more times (rounds v1, v2...) for
+# tip and that variant, for the report's [Verification Run] rows.
+#
+# Environment: VARIANTS, ROUNDS, BENCHES, SIZE (tiny|small|full), RUNTIME
+# (seconds per timed run), LOOPS (hackbench loops), VERIFY, NPS, OUT,
+# LAB_DIR (where sis-lib.sh, bench-stats.awk and bench-meta.txt live).
+LAB_DIR=${LAB_DIR:-/lab}
+. "$LAB_DIR/sis-lib.sh"
+OUT=${OUT:-$LAB_DIR/out}
+VARIANTS=${VARIANTS:-tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC}
 ROUNDS=${ROUNDS:-3}
-LOOPS=${LOOPS:-100}
+SIZE=${SIZE:-small}
+BENCHES=${BENCHES:-hackbench rt-hackbench schbench tbench netperf stream unixbench}
+VERIFY=${VERIFY:-2}
 ALL="SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC"
+AWK=awk
+command -v mawk >/dev/null && AWK=mawk
+CSV=$OUT/results.csv
+T=${TMPDIR:-/tmp}/bench.$$
+mkdir -p "$T" "$OUT"
 ncpu=$(nproc)
+nllc=$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list 2>/dev/null | sort -u | wc -l)
+[ "$nllc" -gt 0 ] || nllc=1
+nnode=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 
-# variant NAME: all SIS features off, then those of NAME on ("a+b" combines)
+case $SIZE in
+tiny) RUNTIME=${RUNTIME:-1} LOOPS=${LOOPS:-10} ;;
+small) RUNTIME=${RUNTIME:-3} LOOPS=${LOOPS:-100} ;;
+full) RUNTIME=${RUNTIME:-30} LOOPS=${LOOPS:-10000} ;;
+*) echo "bench: unknown SIZE '$SIZE' (tiny, small or full)" >&2; exit 2 ;;
+esac
+
+# powers MAX: 1 2 4 ... up to MAX
+powers() {
+	p=1
+	while [ "$p" -le "$1" ]; do
+		echo "$p"
+		p=$((p * 2))
+	done
+}
+
+# cases BENCH: the parameters a benchmark runs with; sizes scale with the
+# CPU count (full: the ranges of the LKML reports, 256 CPUs -> 1..16 groups)
+cases() {
+	case $SIZE:$1 in
+	tiny:stream) echo 10 ;;
+	tiny:unixbench) echo syscall:1 pipe:1 context1:1 spawn:1 execl:1 ;;
+	tiny:*) echo 1 ;;
+	small:hackbench|small:rt-hackbench) printf '%s\n' 1 $((ncpu / 40 + 1)) | sort -nu ;;
+	small:schbench) printf '%s\n' 1 $((ncpu / 8)) | sort -nu ;;
+	small:tbench|small:netperf) printf '%s\n' 1 $((ncpu / 4)) | sort -nu ;;
+	small:stream) echo 10 ;;
+	small:unixbench)
+		for t in syscall pipe context1 spawn execl; do
+			echo "$t:1 $t:$((ncpu / 4))"
+		done ;;
+	full:hackbench|full:rt-hackbench) powers $(((ncpu * 5 / 2 + 39) / 40)) ;;
+	full:schbench) powers $((ncpu / 2)) ;;
+	full:tbench) powers $((ncpu * 4)) ;;
+	full:netperf) powers $((ncpu * 2)) ;;
+	full:stream) echo 10 100 ;;
+	full:unixbench)
+		for t in syscall pipe context1 spawn execl; do
+			echo "$t:1 $t:$((ncpu * 2))"
+		done ;;
+	esac
+}
+
+# stream_elements: STREAM's rule, each array 4x all last-level caches,
+# within a quarter of the free memory (three arrays)
+stream_elements() {
+	case $SIZE in
+	tiny) echo 100000; return ;;
+	small) echo 1000000; return ;;
+	esac
+	l3=$(cat /sys/devices/system/cpu/cpu0/cache/index3/size 2>/dev/null | tr -d K)
+	want=$(( ${l3:-32768} * 1024 * nllc * 4 / 8 ))
+	mem=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
+	cap=$(( mem * 1024 / 4 / 3 / 8 ))
+	[ "$want" -le "$cap" ] || want=$cap
+	echo "$want"
+}
+
+# variant NAME: all SIS features off, then those of NAME on ("a+b")
 variant() {
 	for f in $ALL; do
-		echo "NO_$f" >"$F" 2>/dev/null
+		[ -z "$(feature_state "$f")" ] || echo "NO_$f" >"$F"
 	done
 	[ "$1" = tip ] && return 0
 	for f in $(echo "$1" | tr '+' ' '); do
+		[ -n "$(feature_state "$f")" ] || return 1
 		case $f in
 		SIS_NODE_LIMIT|SIS_NODE_MMC) echo SIS_NODE >"$F" ;;
 		esac
@@ -26,32 +103,138 @@ variant() {
 	done
 }
 
-# hackbench groups scale with the CPU count: 1, 1/4, 1/2 and all CPUs'
-# worth of 40-task groups
-groups=$(printf '%s\n' 1 $((ncpu / 160 + 1)) $((ncpu / 80 + 1)) $((ncpu / 40 + 1)) | sort -nu)
-[ -f "$OUT/results.csv" ] ||
-	echo "bench,case,variant,round,value,unit,probes_per_wakeup,idle_hit_pct" >"$OUT/results.csv"
+# emit BENCH CASE VALUE: one result row (job, variant and round from the
+# caller's $job, $v and $round; SIS figures from $T/out)
+emit() {
+	pp=$($AWK '/^probes per wakeup:/ { print $4 }' "$T/out")
+	hit=$($AWK '/^idle-hit rate:/ { sub("%", "", $3); print $3 }' "$T/out")
+	case $pp in ''|n/a) pp=NA ;; esac
+	case $hit in ''|n/a) hit=NA ;; esac
+	echo "$1,$2,$v,$round,${3:-NA},$pp,$hit,$job" >>"$CSV"
+	msg="$msg $1/$2=${3:-NA}"
+}
 
-total=$(( ROUNDS * $(echo "$VARIANTS" | wc -w) ))
-n=0
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-	# rotate the variant order every round
-	order=$(echo "$VARIANTS" | tr ' ' '\n' | awk -v r="$r" '{ a[NR] = $0 } END {
-		for (i = 0; i < NR; i++) print a[(i + r - 1) % NR + 1] }')
-	for v in $order; do
-		n=$((n + 1))
-		echo "bench: round $r/$ROUNDS, variant $v ($n of $total)"
-		variant "$v" || { echo "bench: kernel lacks a feature of $v" >&2; exit 1; }
-		for g in $groups; do
-			/lab/sis-stats.sh hackbench -g "$g" -l "$LOOPS" >/tmp/hb 2>&1
-			t=$(awk '/^Time:/ { print $2 }' /tmp/hb)
-			pp=$(awk '/^probes per wakeup:/ { print $4 }' /tmp/hb)
-			hit=$(awk '/^idle-hit rate:/ { sub("%", "", $3); print $3 }' /tmp/hb)
-			echo "hackbench,$g-groups,$v,$r,${t:-NA},s,${pp:-NA},${hit:-NA}" >>"$OUT/results.csv"
-		done
+# measure CMD...: run CMD under the SIS statistics into $T/out
+measure() {
+	if [ -r "$D/stats" ]; then
+		sis-stats.sh "$@" >"$T/out" 2>&1
+	else
+		"$@" >"$T/out" 2>&1
+	fi || echo "bench: '$*' failed: $(tail -n1 "$T/out")" >&2
+}
+
+# run_job JOB: run one benchmark job ("bench:param") and record its rows
+run_job() {
+	b=${1%%:*}
+	p=${1#*:}
+	msg=
+	case $b in
+	hackbench)
+		measure perf bench sched messaging -p -t -g "$p" -l "$LOOPS"
+		emit hackbench "$p-groups" "$($AWK '/Total time:/ { print $3 }' "$T/out")" ;;
+	rt-hackbench)
+		measure hackbench -p -g "$p" -l "$LOOPS"
+		emit rt-hackbench "$p-groups" "$($AWK '/^Time:/ { print $2 }' "$T/out")" ;;
+	schbench)
+		measure sis-schbench -m 2 -t "$p" -r "$RUNTIME"
+		emit new-schbench-requests-per-second "$p" "$($AWK '/^average rps:/ { print $3 }' "$T/out")"
+		emit new-schbench-wakeup-latency "$p" "$($AWK '/^Wakeup/ { w = 1 } w && /\* 99.0th:/ { print $3; exit }' "$T/out")"
+		emit new-schbench-request-latency "$p" "$($AWK '/^Request/ { w = 1 } w && /\* 99.0th:/ { print $3; exit }' "$T/out")" ;;
+	tbench)
+		# tbench leaves a warm-up out of its figure: 3 s at least
+		measure tbench -t $((RUNTIME < 3 ? 3 : RUNTIME)) -c /usr/share/dbench/client.txt "$p" 127.0.0.1
+		emit tbench "$p" "$($AWK '/^Throughput/ { print $2 }' "$T/out")" ;;
+	netperf)
+		measure sh -c "i=0; while [ \$i -lt $p ]; do
+			sis-netperf -H 127.0.0.1 -l $RUNTIME -- -r 100 -k THROUGHPUT >$T/np.\$i &
+			i=\$((i + 1)); done; wait; cat $T/np.*"
+		emit netperf "$p-clients" "$($AWK -F= '/^THROUGHPUT=/ { s += $2; n++ } END { if (n == '"$p"') printf "%.2f", s / n }' "$T/out")"
+		rm -f "$T"/np.* ;;
+	stream)
+		measure sis-stream -n "$(stream_elements)" -t "$p" -j "$nllc"
+		for k in Copy Scale Add Triad; do
+			emit "stream-$p" "$k" "$($AWK -v k="$k:" '$1 == k { print $2 }' "$T/out")"
+		done ;;
+	unixbench)
+		t=${p%%:*}
+		measure sis-ubench -c "${p#*:}" -t "$RUNTIME" "$t"
+		emit "unixbench-$t" "${p#*:}" "$($AWK '/ lps / { print $(NF - 5) }' "$T/out")" ;;
+	esac
+	echo "bench:   $v round $round:$msg"
+}
+
+for b in $BENCHES; do
+	case $b in
+	hackbench|rt-hackbench|schbench|tbench|netperf|stream|unixbench) ;;
+	*) echo "bench: unknown benchmark '$b'" >&2; exit 2 ;;
+	esac
+done
+jobs=
+for b in $BENCHES; do
+	for p in $(cases "$b") ; do
+		jobs="$jobs $b:$p"
 	done
-	r=$((r + 1))
+done
+[ -n "$jobs" ] || exit 2
+for v in $VARIANTS; do
+	variant "$v" || { echo "bench: this kernel lacks a feature of variant $v" >&2; exit 1; }
 done
 variant tip
-sync
+
+cat >"$OUT/system.txt" <<EOT
+kernel: $(uname -r)
+cpu: $($AWK -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+cpus: $ncpu
+llcs: $nllc
+nodes: $nnode
+nps: ${NPS:-}
+machine: ${BENCH_MACHINE:-$(uname -n)}
+size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
+EOT
+[ -f "$CSV" ] || echo "bench,case,variant,round,value,probes_per_wakeup,idle_hit_pct,job" >"$CSV"
+case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
+case " $BENCHES " in *" netperf "*) sis-netperf -S -L 127.0.0.1 & srv2=$! ;; esac
+trap 'kill ${srv1:-} ${srv2:-} 2>/dev/null; variant tip; rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+sleep 1
+
+nj=$(echo $jobs | wc -w)
+nvar=$(echo $VARIANTS | wc -w)
+total=$((ROUNDS * nvar * nj))
+n=0
+start=$(date +%s)
+round=1
+while [ "$round" -le "$ROUNDS" ]; do
+	order=$(echo $VARIANTS | tr ' ' '\n' | $AWK -v r="$round" '{ a[NR] = $0 } END {
+		for (i = 0; i < NR; i++) print a[(i + r - 1) % NR + 1] }')
+	for v in $order; do
+		variant "$v"
+		for job in $jobs; do
+			n=$((n + 1))
+			el=$(($(date +%s) - start))
+			echo "bench: [$n/$total] round $round/$ROUNDS $v $job (${el}s, about $((el * (total - n + 1) / (n > 1 ? n - 1 : 1)))s left)"
+			run_job "$job"
+		done
+	done
+	round=$((round + 1))
+done
+
+# re-run the significant regressions: tip and the variant, alternating
+if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
+	$AWK -f "$LAB_DIR/bench-stats.awk" -v mode=outliers "$LAB_DIR/bench-meta.txt" "$CSV" |
+		sort -u >"$T/outliers"
+	echo "bench: $(wc -l <"$T/outliers") significant regressions to verify"
+	for job in $(cut -d' ' -f1 "$T/outliers" | sort -u); do
+		i=1
+		while [ "$i" -le "$VERIFY" ]; do
+			round=v$i
+			for v in tip $($AWK -v j="$job" '$1 == j { print $2 }' "$T/outliers"); do
+				variant "$v"
+				echo "bench: verify $job $v (run $i of $VERIFY)"
+				run_job "$job"
+			done
+			i=$((i + 1))
+		done
+	done
+fi
+echo "bench: done, $n runs in $(($(date +%s) - start))s"
