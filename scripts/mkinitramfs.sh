@@ -9,7 +9,8 @@ usage: ${0##*/} [--help] OUT.cpio.gz [HOST-BINARY...]
 
 Pack busybox-static, tests/guest/, sis-stats.sh and the bench statistics
 (as /lab), the tools/ programs (built static into \$LAB_OUT/tools-static,
-copied to /usr/bin) and the lab init into OUT.
+copied to /usr/bin), the kselftest sis_test of the patched tree
+(\$LAB_TREE, default \$LAB_OUT/tree) and the lab init into OUT.
 Each HOST-BINARY (a path or a command name) is copied with the shared
 libraries it needs, so Debian's tools (hackbench, perf...) run in the guest.
 The command to run is not part of it: boot.sh appends it as a second,
@@ -41,6 +42,14 @@ make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools-static" STATIC=1 >&2 ||
 for c in "$LAB_TOP"/tools/*.c; do
 	cp "$LAB_OUT/tools-static/$(basename "$c" .c)" "$stage/usr/bin/"
 done
+# the series' kselftest, built static from the patched tree when it has it
+ksft=${LAB_TREE:-$LAB_OUT/tree}/tools/testing/selftests/sched
+if [ -f "$ksft/sis_test.c" ]; then
+	mkdir -p "$LAB_OUT/ksft-sched"
+	make -s -C "$ksft" OUTPUT="$LAB_OUT/ksft-sched" LDFLAGS=-static \
+		"$LAB_OUT/ksft-sched/sis_test" >&2 || die "cannot build $ksft/sis_test"
+	cp "$LAB_OUT/ksft-sched/sis_test" "$stage/usr/bin/"
+fi
 cp "$LAB_TOP/scripts/guest-init" "$stage/init"
 chmod +x "$stage/init"
 echo 'root:x:0:0:root:/:/bin/sh' >"$stage/etc/passwd"
