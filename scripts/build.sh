@@ -12,7 +12,11 @@ Build \$LAB_OUT/obj-CONFIG/arch/x86/boot/bzImage from the work tree
   qemu   tinyconfig + configs/qemu.config (the guest of make boot)
   debug  tinyconfig + configs/qemu.config + configs/debug.config
   zen3   x86_64_defconfig (or BASECONFIG=file) + configs/zen3.config
-Every option of the fragments must survive olddefconfig.  --config-only
+  nonuma, up
+         the qemu configuration without NUMA or without SMP (x86 selects
+         SCHED_SMT with SMP, so up is also the !SCHED_SMT build)
+Every option of the fragments (for nonuma and up: of their own fragment)
+must survive olddefconfig.  --config-only
 stops after writing and checking .config.
 EOT
 }
@@ -29,12 +33,16 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 cfg=$1
+checked=
 case $cfg in
 qemu) base=tinyconfig; frags="qemu" ;;
 debug) base=tinyconfig; frags="qemu debug" ;;
 zen3) base=${BASECONFIG:-x86_64_defconfig}; frags="zen3" ;;
-*) die "unknown configuration '$cfg' (qemu, debug or zen3)" ;;
+# what depends on the option turned off goes with it
+nonuma|up) base=tinyconfig; frags="qemu $cfg"; checked=$cfg ;;
+*) die "unknown configuration '$cfg' (qemu, debug, zen3, nonuma or up)" ;;
 esac
+checked=${checked:-$frags}
 [ -f "$tree/Makefile" ] || die "no kernel tree at $tree (run make patch first)"
 command -v ccache >/dev/null || die "ccache is not installed"
 
@@ -70,12 +78,16 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.lab-config" 2>/dev/null)" != "$sta
 	kmake olddefconfig
 
 	missing=
-	for f in $fraglist; do
+	for f in $checked; do
 		while IFS= read -r line; do
 			case $line in
-			CONFIG_*=*) grep -qxF "$line" "$obj/.config" || missing="$missing ${line}" ;;
+			CONFIG_*=*) grep -qxF "$line" "$obj/.config" || missing="$missing $line" ;;
+			"# CONFIG_"*" is not set")
+				opt=${line#\# }
+				opt=${opt%% *}
+				! grep -q "^$opt=" "$obj/.config" || missing="$missing $opt=n" ;;
 			esac
-		done <"$f"
+		done <"$LAB_TOP/configs/$f.config"
 	done
 	[ -z "$missing" ] || die "options lost by olddefconfig:$missing"
 	printf '%s\n' "$stamp" >"$obj/.lab-config"

@@ -15,7 +15,8 @@ EOT
 [ $# -eq 0 ] || { usage >&2; exit 2; }
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
-	kmod quilt ccache busybox-static qemu-system-x86 file perl rt-tests"
+	kmod quilt ccache busybox-static qemu-system-x86 file perl rt-tests
+	linux-perf dbench mawk gnuplot-nox python3 git git-email"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
