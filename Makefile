@@ -9,17 +9,18 @@ export NPS SHAPE KERNEL_SRC LAB_OUT
 
 S := scripts
 
-.PHONY: help deps base patch build boot qemu-full check test bench clean
+.PHONY: help deps base patch build boot qemu-full check test bench mail clean
 
 help:
 	@echo "make deps        install the Debian packages the lab needs"
 	@echo "make base        fetch and unpack linux-source-7.3 (or use KERNEL_SRC=)"
 	@echo "make patch       copy the base to build/tree and apply patches/series"
-	@echo "make build       build bzImage (CONFIG=qemu|debug|zen3)"
+	@echo "make build       build bzImage (CONFIG=qemu|debug|zen3|nonuma|up)"
 	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full CMD=...)"
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
-	@echo "make bench       run the benchmark matrix (NPS= ROUNDS= LOOPS= VARIANTS=)"
+	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=)"
+	@echo "make mail        format the series for LKML, send-email dry run (MAIL_ARGS=--send)"
 	@echo "make clean       remove build/ except downloads and the ccache"
 
 deps:
@@ -45,6 +46,9 @@ check test: deps
 
 bench: deps
 	@$(S)/bench.sh
+
+mail: deps
+	@$(S)/mail.sh $(MAIL_ARGS)
 
 clean:
 	rm -rf build/tree build/obj-* build/logs build/initramfs.cpio.gz

@@ -6,7 +6,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--host] [--help]
+usage: ${0##*/} [--host | --kernel BZIMAGE] [--help]
 
 Applies the series, builds the qemu kernel, boots it on the emulated Zen3
 topology and runs tests/guest/bench-guest.sh there, which flips the SIS
@@ -14,7 +14,8 @@ features at run time (tip = every feature of the series off), rotates the
 variant order each round and re-runs significant regressions for the
 [Verification Run] rows.  With --host it runs the same matrix on this
 machine instead (root, a kernel with the series, debugfs mounted): for
-users with real Zen3 hardware.
+users with real Zen3 hardware.  --kernel boots BZIMAGE as it is, skipping
+the patch and build steps.
 
 Environment:
   NPS       1|2|4 (default 1; --host: only labels the report)
@@ -34,12 +35,16 @@ run, written as it ends), system.txt, report.txt (normalized blocks),
 report-old.txt (value (pct) tables), results.json and plots/*.png.
 EOT
 }
-host=0
-case ${1:-} in
---help) usage; exit 0 ;;
---host) host=1; shift ;;
-esac
-[ $# -eq 0 ] || { usage >&2; exit 2; }
+host=0 kernel=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--help) usage; exit 0 ;;
+	--host) host=1; shift ;;
+	--kernel) kernel=${2:-}; shift 2 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+[ -z "$kernel" ] || [ -f "$kernel" ] || die "no kernel image at '$kernel'"
 shape_init
 rounds=${ROUNDS:-3}
 case $rounds in ''|*[!0-9]*|0) die "ROUNDS must be a positive number, not '$rounds'" ;; esac
@@ -84,10 +89,12 @@ if [ "$host" = 1 ]; then
 		sh "$LAB_TOP/tests/guest/bench-guest.sh" 2>&1 | tee "$out/console.log" |
 		grep --line-buffered '^bench:' || true
 else
-	"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
-	"$LAB_TOP/scripts/build.sh" qemu >/dev/null
+	if [ -z "$kernel" ]; then
+		"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
+		kernel=$("$LAB_TOP/scripts/build.sh" qemu)
+	fi
 	# the matrix runs for hours under TCG: no guest timeout
-	LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --nps "$NPS" \
+	LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$kernel" --nps "$NPS" \
 		--shape "${SHAPE:-scaled}" --out "$out" --log "$out/console.log" \
 		--timeout "${BENCH_TIMEOUT:-86400}" -- \
 		"VARIANTS='${VARIANTS:-}' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \

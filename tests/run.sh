@@ -14,6 +14,7 @@ TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
 shape, "" for none), TEST_FEATURES (sched features flipped in the guest),
 TEST_MMC=0 (expect no MMC level, for a tree without the series),
 TEST_BISECT=0 (skip building every prefix of the series),
+TEST_BENCH=0 (skip the bench smoke run),
 TEST_GUEST (guest test scripts run in the scaled boots, default
 sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh, plus
 sis-hotplug-test.sh in NPS4).
@@ -146,6 +147,20 @@ for cfg in debug zen3; do
 	fi
 done
 
+echo "== other configurations and sparse"
+if "$S/build-configs.sh" nonuma up 2>"$logs/build-configs.err"; then
+	while read -r line; do
+		ok "${line#build-configs.sh: }"
+	done <"$logs/build-configs.err"
+else
+	notok "$(tail -n1 "$logs/build-configs.err")"
+fi
+if "$S/sparse-check.sh" 2>"$logs/sparse.err"; then
+	ok "$(tail -n1 "$logs/sparse.err" | sed 's/^sparse-check.sh: //')"
+else
+	notok "$(tail -n1 "$logs/sparse.err")"
+fi
+
 # boot_check SHAPE NPS GUEST-TESTS: one boot running lab-test.sh and the
 # given guest tests, then topology, result and splat checks
 boot_check() {
@@ -190,14 +205,57 @@ boot_check() {
 }
 
 for nps in ${TEST_NPS-1 2 4}; do
-	# CPU hotplug under TCG is slow: one NPS mode carries that test
-	hp=
-	[ "$nps" != 4 ] || hp=sis-hotplug-test.sh
-	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh $hp}"
+	# slow tests under TCG run in one NPS mode each: CPU hotplug in NPS4,
+	# the kselftest in NPS2
+	extra=
+	[ "$nps" != 4 ] || extra=sis-hotplug-test.sh
+	[ "$nps" != 2 ] || extra=kselftest-test.sh
+	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh $extra}"
 done
 # the real 2x64C/128T shape: topology and features only, it boots slowly
 for nps in ${TEST_FULL_NPS-4}; do
 	boot_check full "$nps" ""
 done
+
+# the benchmark pipeline end to end, at its smallest size: every benchmark
+# runs in the guest, results, reports, JSON and plots come out; the
+# numbers themselves are not checked
+d=
+if [ "${TEST_BENCH:-1}" = 1 ]; then
+	echo "== bench smoke run (SIZE=tiny)"
+	if SIZE=tiny ROUNDS=2 VERIFY=1 VARIANTS="tip SIS_SHORT+SIS_CORE" NPS=1 \
+		"$S/bench.sh" --kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
+		>"$logs/bench-smoke.log" 2>&1; then
+		d=$(sed -n 's/^bench.sh: results in //p' "$logs/bench-smoke.log")
+		for b in $(awk -F'|' '!/^#/ && NF { print $1 }' "$S/bench-meta.txt" | grep -v 'stream-100'); do
+			n=$(awk -F, -v b="$b" '$1 == b && $4 !~ /^v/ && $5 ~ /^[0-9.]+$/' "$d/results.csv" | wc -l)
+			if [ "$n" -ge 4 ]; then
+				ok "bench smoke: $b: $n numeric results, in the report: $(grep -c "^Test          : $b\$" "$d/report.txt")"
+			else
+				notok "bench smoke: $b: $n numeric results (want 4 at least), see $d"
+			fi
+		done
+		for f in report.txt report-old.txt results.json system.txt plots/hackbench.png; do
+			if [ -s "$d/$f" ]; then ok "bench smoke: wrote $f"; else notok "bench smoke: no $f in $d"; fi
+		done
+	else
+		notok "bench smoke run failed: $(tail -n2 "$logs/bench-smoke.log" | tr '\n' ' ')"
+	fi
+fi
+
+echo "== mail"
+if "$S/mail.sh" --rfc ${d:+--results "$d"} >"$logs/mail.log" 2>&1; then
+	ok "$(grep 'mails accepted' "$logs/mail.log" | sed 's/^mail.sh: //')"
+	m=$(tail -n1 "$logs/mail.log")
+	if grep -q '^Subject: \[RFC PATCH 00/' "$m/0000-cover-letter.patch" &&
+		! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$m/0000-cover-letter.patch" &&
+		grep -q '^Link:' "$m"/0003-*.patch && grep -q 'peterz@infradead.org' "$m/to"; then
+		ok "mail: cover letter filled in, Link: tags kept, PeterZ in To"
+	else
+		notok "mail: cover letter or addresses incomplete in $m"
+	fi
+else
+	notok "make mail: $(tail -n1 "$logs/mail.log")"
+fi
 
 summary

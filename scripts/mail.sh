@@ -1,0 +1,148 @@
+#!/bin/bash
+# Turn the patch stack into a mail series for LKML, with a cover letter.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [--version N] [--rfc] [--results DIR] [--send] [--help]
+
+Commits the base tree and patches/series into a git repository of its own
+(\$LAB_OUT/mail-git), then writes \$LAB_OUT/mail/vN/ with git format-patch:
+a cover letter (Documentation/cover-letter.txt, the results of the newest
+make bench run or of DIR, the base, the Link: tags of the patches) and one
+mail per patch.  Every mail must pass checkpatch.pl --strict.  To and Cc
+come from the kernel's scripts/get_maintainer.pl (maintainers and
+reviewers To, lists Cc).  Ends with git send-email --dry-run; --send
+really sends (needs sendemail.* configured in git).
+EOT
+}
+
+version=1 rfc=0 results= send=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--help) usage; exit 0 ;;
+	--version) version=${2:-}; shift 2 ;;
+	--rfc) rfc=1; shift ;;
+	--results) results=${2:-}; shift 2 ;;
+	--send) send=1; shift ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+case $version in ''|*[!0-9]*|0) die "--version must be a positive number, not '$version'" ;; esac
+command -v git >/dev/null || die "git is not installed"
+[ -x "$(git --exec-path)/git-send-email" ] ||
+	die "git send-email is not installed (apt-get install git-email)"
+if [ -z "$results" ]; then
+	results=$(ls -d "$LAB_OUT"/bench/*/ 2>/dev/null | sort | tail -n1 || true)
+fi
+[ -z "$results" ] || [ -s "$results/report.txt" ] ||
+	die "no report.txt in '$results' (run make bench, or pass --results DIR)"
+
+tree=$("$LAB_TOP/scripts/apply-patches.sh" --upto 0)
+src=$(cat "$tree/.lab-source")
+patches=${LAB_PATCHES:-$LAB_TOP/patches}
+series=$(grep -v '^[[:space:]]*\(#\|$\)' "$patches/series")
+n=$(printf '%s\n' "$series" | wc -l)
+from=$(sed -n 's/^From: //p' "$patches/$(printf '%s\n' "$series" | head -n1)" | head -n1)
+[ -n "$from" ] || die "the first patch has no From: line"
+export GIT_AUTHOR_NAME=${from% <*} GIT_AUTHOR_EMAIL=${from##*<}
+GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL%>}
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+
+# the base, committed once per source tree
+repo=$LAB_OUT/mail-git
+if [ "$(cat "$repo/.git/lab-source" 2>/dev/null)" != "$src" ]; then
+	note "committing the base $src to $repo"
+	rm -rf "$repo"
+	mkdir -p "$repo"
+	tar -C "$tree" --exclude=.pc --exclude=.lab-source -cf - . | tar -C "$repo" -xf -
+	git -C "$repo" init -q
+	# Debian's linux-source ignores everything at the top level
+	git -C "$repo" add -f -A .
+	git -C "$repo" commit -q -m "Linux $(make -s -C "$repo" kernelversion 2>/dev/null) (base)"
+	git -C "$repo" tag -f lab-base >/dev/null
+	printf '%s\n' "$src" >"$repo/.git/lab-source"
+fi
+git -C "$repo" am --abort >/dev/null 2>&1 || true
+git -C "$repo" checkout -q -f -B series lab-base
+git -C "$repo" clean -q -fdx
+for p in $series; do
+	git -C "$repo" am -q "$patches/$p" >/dev/null 2>&1 || {
+		git -C "$repo" am --abort >/dev/null 2>&1 || true
+		die "$p does not apply with git am"
+	}
+done
+
+out=$LAB_OUT/mail/v$version
+rm -rf "$out"
+prefix=PATCH
+[ "$rfc" = 0 ] || prefix="RFC PATCH"
+[ "$version" = 1 ] || prefix="$prefix v$version"
+git -C "$repo" format-patch -q --cover-letter --thread=shallow \
+	--subject-prefix="$prefix" -o "$out" lab-base..series
+
+# the cover letter: text, results, base and links
+cover=$out/0000-cover-letter.patch
+body=$(mktemp)
+trap 'rm -f "$body"' EXIT
+{
+	tail -n +3 "$LAB_TOP/Documentation/cover-letter.txt"
+	echo
+	echo "Base: Linux $(make -s -C "$repo" kernelversion) as packaged by Debian"
+	echo "(linux-source), which tip:sched/core also applies to; the series"
+	echo "carries no dependency on anything newer."
+	echo
+	if [ -n "$results" ]; then
+		echo "Results (scripts/bench.sh, every variant flipped at run time in one"
+		echo "boot, rounds interleaved):"
+		echo
+		cat "$results/report.txt"
+		[ ! -s "$results/report-old.txt" ] || { echo; cat "$results/report-old.txt"; }
+	else
+		echo "Results: none yet (run make bench)."
+	fi
+	echo
+	echo "Earlier discussions:"
+	sed -n 's/^Link: /  /p' $(printf "$patches/%s\n" $series) | sort -u
+	echo
+} >"$body"
+subject=$(head -n1 "$LAB_TOP/Documentation/cover-letter.txt")
+awk -v subj="$subject" -v bodyf="$body" '
+	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subj) }
+	/\*\*\* BLURB HERE \*\*\*/ { while ((getline l < bodyf) > 0) print l; next }
+	{ print }' "$cover" >"$cover.tmp"
+mv "$cover.tmp" "$cover"
+
+# every mail must be checkpatch-clean
+for m in "$out"/*.patch; do
+	case $m in */0000-cover-letter.patch) continue ;; esac
+	res=$(cd "$repo" && ./scripts/checkpatch.pl --strict -q "$m" 2>&1 | grep '^total:' || true)
+	case $res in
+	''|"total: 0 errors, 0 warnings, 0 checks"*) ;;
+	*) die "checkpatch --strict: ${m##*/}: $res" ;;
+	esac
+done
+
+gm() {
+	(cd "$repo" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-rolestats --separator , "$@" "$out"/0*.patch 2>/dev/null) | grep -v '^$' || true
+}
+to=$(gm --m --r --no-l)
+cc=$(gm --no-m --no-r --l)
+[ -n "$to" ] || die "get_maintainer.pl found no maintainer"
+printf '%s\n' "$to" >"$out/to"
+printf '%s\n' "$cc" >"$out/cc"
+
+dry=--dry-run
+[ "$send" = 0 ] || dry=
+# shellcheck disable=SC2086
+git -C "$repo" send-email $dry --confirm=never --quiet --suppress-cc=self \
+	--from="$from" --to="$to" ${cc:+--cc="$cc"} "$out"/*.patch >"$out/send-email.log" 2>&1 ||
+	die "git send-email failed: $(tail -n1 "$out/send-email.log")"
+sent=$(grep -c '^\(Dry-\)\{0,1\}OK\|^Dry-Sent\|^Sent' "$out/send-email.log" || true)
+note "$((n + 1)) mails in $out (To: $to; Cc: ${cc:-none})"
+note "git send-email ${dry:+--dry-run }: $sent of $((n + 1)) mails accepted (log: $out/send-email.log)"
+[ "$sent" -eq $((n + 1)) ] || die "send-email accepted $sent mails, expected $((n + 1))"
+printf '%s\n' "$out"
