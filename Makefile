@@ -9,7 +9,7 @@ export NPS SHAPE KERNEL_SRC LAB_OUT
 
 S := scripts
 
-.PHONY: help deps base patch build boot qemu-full check test bench mail clean
+.PHONY: help deps base patch build boot qemu-full check test bench mail reliability clean
 
 help:
 	@echo "make deps        install the Debian packages the lab needs"
@@ -21,6 +21,7 @@ help:
 	@echo "make check       build and run every test (same as .ci/run)"
 	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=)"
 	@echo "make mail        format the series for LKML, send-email dry run (MAIL_ARGS=--send)"
+	@echo "make reliability debug kernel under hotplug, partitions, isolcpus, nosmt (slow)"
 	@echo "make clean       remove build/ except downloads and the ccache"
 
 deps:
@@ -49,6 +50,9 @@ bench: deps
 
 mail: deps
 	@$(S)/mail.sh $(MAIL_ARGS)
+
+reliability: deps
+	@$(S)/reliability.sh
 
 clean:
 	rm -rf build/tree build/obj-* build/logs build/initramfs.cpio.gz

@@ -1,0 +1,65 @@
+#!/bin/bash
+# Faults under load with the debug kernel: hotplug, partitions, isolcpus,
+# nosmt.  Slow (hours under TCG), so not part of make check.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$LAB_TOP/tests/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [--help]
+
+Builds the debug configuration (lockdep, KASAN, UBSAN, kmemleak; see
+configs/debug.config) with the series and boots it three times in the
+scaled shape (NPS, default 4):
+  1. hackbench and a feature flipper running while CPUs cycle through
+     hotplug and cpuset root partitions are created and destroyed
+     (tests/guest/reliability-test.sh, CYCLES each, default 10), then the
+     kselftest and a kmemleak scan;
+  2. isolcpus=domain,<second LLC> and 3. nosmt: features flipped under
+     hackbench and the kselftest.
+Every boot must end without a WARN/BUG/lockdep/KASAN/UBSAN splat, leak or
+hang (each has a timeout).  Prints the counts and "N passed, N failed".
+EOT
+}
+[ "${1:-}" = --help ] && { usage; exit 0; }
+[ $# -eq 0 ] || { usage >&2; exit 2; }
+NPS=${NPS:-4}
+shape_init
+cycles=${CYCLES:-10}
+case $cycles in ''|*[!0-9]*|0) die "CYCLES must be a positive number, not '$cycles'" ;; esac
+
+"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
+kernel=$("$LAB_TOP/scripts/build.sh" debug)
+logs=$LAB_OUT/logs
+mkdir -p "$logs"
+flip="LAB_FEATURES='SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE' /lab/lab-test.sh"
+load="hackbench -g 2 -l 200 >/dev/null"
+# the second LLC of the scaled shape
+llc2="$CCX_CPUS-$((2 * CCX_CPUS - 1))"
+
+# run TAG APPEND CMD: one debug boot, its RESULT lines and a splat check
+run() {
+	local tag=$1 append=$2 cmd=$3 log=$logs/reliability-$1.log rc=0
+	note "booting $tag (${append:-no extra parameters})"
+	"$LAB_TOP/scripts/boot.sh" --kernel "$kernel" --nps "$NPS" --mem 8192 \
+		--timeout "${RELIABILITY_TIMEOUT:-7200}" ${append:+--append "$append"} \
+		--log "$log" -- "$cmd" >/dev/null 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
+		notok "$tag: the boot failed or hung (see $log)"
+		return
+	fi
+	while read -r _ name res detail; do
+		if [ "$res" = ok ]; then ok "$tag: $name: $detail"; else notok "$tag: $name: $detail"; fi
+	done < <(grep '^RESULT ' "$log" | tr -d '\r')
+	if [ -n "$(splats "$log")" ]; then
+		notok "$tag: splat: $(splats "$log" | head -n1)"
+	else
+		ok "$tag: no WARN/BUG/lockdep/KASAN/UBSAN splat"
+	fi
+}
+
+run faults "" "$flip; CYCLES=$cycles /lab/reliability-test.sh; /lab/kselftest-test.sh"
+run isolcpus "isolcpus=domain,$llc2" "$load & $flip; /lab/kselftest-test.sh; wait"
+run nosmt "nosmt" "$load & $flip; /lab/kselftest-test.sh; wait"
+summary

@@ -1,0 +1,117 @@
+#!/bin/sh
+# Faults under load, for the debug kernel (scripts/reliability.sh): while
+# hackbench runs and a flipper switches the SIS features, cycle CPUs
+# through hotplug and create and destroy cpuset partitions (each a sched
+# domain rebuild); then ask kmemleak.  Prints RESULT lines with the counts.
+# CYCLES (default 20) hotplug and partition cycles.
+. /lab/sis-lib.sh
+CYCLES=${CYCLES:-20}
+FEATS="SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC"
+ncpu=$(nproc)
+STOP=/tmp/reliability.stop
+rm -f "$STOP"
+
+# load: hackbench in a loop
+( n=0
+  while [ ! -f "$STOP" ]; do
+	hackbench -g 1 -l 50 >/dev/null 2>&1 && n=$((n + 1))
+  done
+  echo "$n" >/tmp/hackbench.runs ) &
+load=$!
+
+# the flipper: every feature on and off in turn, counting writes
+( n=0
+  while [ ! -f "$STOP" ]; do
+	for f in $FEATS; do
+		echo "$f" >"$F" && n=$((n + 1))
+		echo 1 >"$D/enabled" 2>/dev/null
+		sleep 0.2
+		echo "NO_$f" >"$F" && n=$((n + 1))
+	done
+	echo "${SIS_NODE_LIMIT_VALUES:-0 1 4}" | tr ' ' '\n' | while read -r v; do
+		echo "$v" >/sys/kernel/debug/sched/sis_node_limit
+	done
+  done
+  echo "$n" >/tmp/flips ) &
+flipper=$!
+
+# hotplug: one CPU of each LLC but the first (CPU 0 stays), off and on
+hp=0 hpfail=0
+cpus=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	c=${c##*cpu}
+	[ "$c" != 0 ] && [ -w "/sys/devices/system/cpu/cpu$c/online" ] &&
+		[ $((c % 8)) = 3 ] && echo "$c"
+done)
+i=0
+while [ "$i" -lt "$CYCLES" ]; do
+	for c in $cpus; do
+		if echo 0 >"/sys/devices/system/cpu/cpu$c/online" &&
+			echo 1 >"/sys/devices/system/cpu/cpu$c/online"; then
+			hp=$((hp + 1))
+		else
+			hpfail=$((hpfail + 1))
+		fi
+	done
+	i=$((i + 1))
+done
+if [ "$hp" -gt 0 ] && [ "$hpfail" = 0 ]; then
+	result hotplug-cycles ok "$hp CPU offline/online cycles under load"
+else
+	result hotplug-cycles FAIL "$hp cycles, $hpfail failed"
+fi
+
+# cpuset partitions: the CPUs of CPU 1's LLC become a root partition and
+# go back, each change rebuilding the sched domains
+mkdir -p /sys/fs/cgroup
+mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+rb=0 rbfail=0
+if [ -f /sys/fs/cgroup/cgroup.subtree_control ]; then
+	llc=$(llc_of "$((ncpu / 2))")
+	i=0
+	while [ "$i" -lt "$CYCLES" ]; do
+		mkdir /sys/fs/cgroup/part
+		if echo "$llc" >/sys/fs/cgroup/part/cpuset.cpus &&
+			echo root >/sys/fs/cgroup/part/cpuset.cpus.partition &&
+			grep -q '^root$' /sys/fs/cgroup/part/cpuset.cpus.partition; then
+			sis-load -c "$llc" spin 1 &
+			sis-load -c "$llc" pingpong 2000 &
+			echo $! >/sys/fs/cgroup/part/cgroup.procs 2>/dev/null
+			wait
+			echo member >/sys/fs/cgroup/part/cpuset.cpus.partition
+			rb=$((rb + 2))
+		else
+			rbfail=$((rbfail + 1))
+		fi
+		rmdir /sys/fs/cgroup/part
+		i=$((i + 1))
+	done
+fi
+if [ "$rb" -gt 0 ] && [ "$rbfail" = 0 ]; then
+	result partition-rebuilds ok "$rb domain rebuilds (root partition on $llc and back) under load"
+else
+	result partition-rebuilds FAIL "$rb rebuilds, $rbfail failed"
+fi
+
+touch "$STOP"
+wait "$flipper" "$load"
+result feature-toggles ok "$(cat /tmp/flips) feature writes, $(cat /tmp/hackbench.runs) hackbench runs survived"
+for f in $FEATS; do
+	echo "NO_$f" >"$F"
+done
+
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak
+	sleep 5
+	echo scan >/sys/kernel/debug/kmemleak
+	leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak)
+	if [ "$leaks" = 0 ]; then
+		result kmemleak ok "no unreferenced object after two scans"
+	else
+		result kmemleak FAIL "$leaks unreferenced objects"
+		head -n 40 /sys/kernel/debug/kmemleak
+	fi
+else
+	result kmemleak ok "skipped: no kmemleak in this kernel"
+fi
+exit 0
