@@ -16,7 +16,7 @@ scaled shape (NPS, default 4):
      hotplug and cpuset root partitions are created and destroyed
      (tests/guest/reliability-test.sh, CYCLES each, default 10), then the
      kselftest and a kmemleak scan;
-  2. isolcpus=domain,<second LLC> and 3. nosmt: features flipped under
+  2. isolcpus=domain,<last LLC> and 3. nosmt: features flipped under
      hackbench and the kselftest.
 Every boot must end without a WARN/BUG/lockdep/KASAN/UBSAN splat, leak or
 hang (each has a timeout).  Prints the counts and "N passed, N failed".
@@ -35,8 +35,8 @@ logs=$LAB_OUT/logs
 mkdir -p "$logs"
 flip="LAB_FEATURES='SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE' /lab/lab-test.sh"
 load="hackbench -g 2 -l 200 >/dev/null"
-# the second LLC of the scaled shape
-llc2="$CCX_CPUS-$((2 * CCX_CPUS - 1))"
+# the last LLC: CPU 0's node keeps its LLCs for the kselftest
+llc_last="$((NR_CPUS - CCX_CPUS))-$((NR_CPUS - 1))"
 
 # run TAG APPEND CMD: one debug boot, its RESULT lines and a splat check
 run() {
@@ -60,6 +60,6 @@ run() {
 }
 
 run faults "" "$flip; CYCLES=$cycles /lab/reliability-test.sh; /lab/kselftest-test.sh"
-run isolcpus "isolcpus=domain,$llc2" "$load & $flip; /lab/kselftest-test.sh; wait"
+run isolcpus "isolcpus=domain,$llc_last" "$load & $flip; /lab/kselftest-test.sh; wait"
 run nosmt "nosmt" "$load & $flip; /lab/kselftest-test.sh; wait"
 summary
