@@ -24,7 +24,7 @@ runner, fills in the system details; --nps overrides its NPS mode.
 EOT
 }
 
-fmt=norm sig=ci nps= plot=
+fmt=norm sig=ci nps='' plot=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;

@@ -32,7 +32,7 @@ emulator; the full shape uses trixie's QEMU
 EOT
 }
 kernel=$LAB_OUT/obj-qemu/arch/x86/boot/bzImage
-initrd= log= out= append= mem= timeout=1800 verbose=0
+initrd='' log='' out='' append='' mem='' timeout=1800 verbose=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;

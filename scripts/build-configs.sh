@@ -20,7 +20,8 @@ dirs=$( { echo kernel/sched/; sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1/|p' \
 	"${LAB_PATCHES:-$LAB_TOP/patches}"/*.patch | grep -v '^tools/'; } | sort -u | tr '\n' ' ')
 mkdir -p "$LAB_OUT/logs"
 export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
-for cfg in ${*:-nonuma up}; do
+[ $# -gt 0 ] || set -- nonuma up
+for cfg in "$@"; do
 	log=$LAB_OUT/logs/build-$cfg.log
 	obj=$LAB_OUT/obj-$cfg
 	OBJ=$obj "$LAB_TOP/scripts/build.sh" --tree "$tree" --config-only "$cfg" >/dev/null 2>"$log" ||

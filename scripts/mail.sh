@@ -18,7 +18,7 @@ really sends (needs sendemail.* configured in git).
 EOT
 }
 
-version=1 rfc=0 results= send=0
+version=1 rfc=0 results='' send=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
@@ -105,7 +105,9 @@ trap 'rm -f "$body"' EXIT
 	fi
 	echo
 	echo "Earlier discussions:"
-	sed -n 's/^Link: /  /p' $(printf "$patches/%s\n" $series) | sort -u
+	for p in $series; do
+		sed -n 's/^Link: /  /p' "$patches/$p"
+	done | sort -u
 	echo
 } >"$body"
 subject=$(head -n1 "$LAB_TOP/Documentation/cover-letter.txt")
