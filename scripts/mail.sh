@@ -14,7 +14,9 @@ make bench run or of DIR, the base, the Link: tags of the patches) and one
 mail per patch.  Every mail must pass checkpatch.pl --strict.  To and Cc
 come from the kernel's scripts/get_maintainer.pl (maintainers and
 reviewers To, lists Cc).  Ends with git send-email --dry-run; --send
-really sends (needs sendemail.* configured in git).
+really sends (needs sendemail.* configured in git).  The cover letter says
+the series is not yet rebased on tip:sched/core; LAB_BASE_NOTE replaces
+that line (e.g. after a KERNEL_SRC=tip run).
 EOT
 }
 
@@ -90,14 +92,18 @@ trap 'rm -f "$body"' EXIT
 {
 	tail -n +3 "$LAB_TOP/Documentation/cover-letter.txt"
 	echo
-	echo "Base: Linux $(make -s -C "$repo" kernelversion) as packaged by Debian"
-	echo "(linux-source), which tip:sched/core also applies to; the series"
-	echo "carries no dependency on anything newer."
+	echo "Base: Linux $(make -s -C "$repo" kernelversion) as packaged by Debian (linux-source);"
+	echo "${LAB_BASE_NOTE:-not yet rebased on tip:sched/core.}"
 	echo
 	if [ -n "$results" ]; then
 		echo "Results (scripts/bench.sh, every variant flipped at run time in one"
 		echo "boot, rounds interleaved):"
 		echo
+		if grep -q '^machine: .*QEMU' "$results/system.txt" 2>/dev/null; then
+			echo "These come from an emulated machine (QEMU TCG): they show the"
+			echo "method and the report, not the performance of any variant."
+			echo
+		fi
 		cat "$results/report.txt"
 		[ ! -s "$results/report-old.txt" ] || { echo; cat "$results/report-old.txt"; }
 	else
