@@ -41,8 +41,13 @@ fi
 [ -z "$results" ] || [ -s "$results/report.txt" ] ||
 	die "no report.txt in '$results' (run make bench, or pass --results DIR)"
 
-tree=$("$LAB_TOP/scripts/apply-patches.sh" --upto 0)
-src=$(cat "$tree/.lab-source")
+# the base, as apply-patches.sh finds it; the work tree is left alone
+if [ -n "${KERNEL_SRC:-}" ]; then
+	src=$(cd "$KERNEL_SRC" 2>/dev/null && pwd) || die "KERNEL_SRC=$KERNEL_SRC: no such directory"
+else
+	src=$("$LAB_TOP/scripts/fetch-base.sh")
+fi
+[ -f "$src/kernel/sched/fair.c" ] || die "$src does not look like a Linux source tree"
 patches=${LAB_PATCHES:-$LAB_TOP/patches}
 series=$(grep -v '^[[:space:]]*\(#\|$\)' "$patches/series")
 n=$(printf '%s\n' "$series" | wc -l)
@@ -59,7 +64,9 @@ if [ "$(cat "$repo/.git/lab-source" 2>/dev/null)" != "$src" ]; then
 	note "committing the base $src to $repo"
 	rm -rf "$repo"
 	mkdir -p "$repo"
-	tar -C "$tree" --exclude=.pc --exclude=.lab-source -cf - . | tar -C "$repo" -xf -
+	tar -C "$src" --exclude=.git --exclude=.pc -cf - . | tar -C "$repo" -xf -
+	# a tree that was built in place must not bring its objects along
+	[ ! -f "$repo/.config" ] || make -s -C "$repo" mrproper
 	git -C "$repo" init -q
 	# Debian's linux-source ignores everything at the top level
 	git -C "$repo" add -f -A .
