@@ -30,7 +30,7 @@ Environment:
             seconds per timed run and the hackbench loops of SIZE
   VERIFY    re-runs of each significant regression (default 2, 0 = off)
 
-Results go to \$LAB_OUT/bench/<time>-nps<N>/: results.csv (one row per
+Results go to \$LAB_OUT/bench/<time>-nps<N>/ (--host: <time>-host/): results.csv (one row per
 run, written as it ends), system.txt, report.txt (normalized blocks),
 report-old.txt (value (pct) tables), results.json and plots/*.png.
 EOT
@@ -45,6 +45,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -z "$kernel" ] || [ -f "$kernel" ] || die "no kernel image at '$kernel'"
+user_nps=${NPS:-}
 shape_init
 rounds=${ROUNDS:-3}
 case $rounds in ''|*[!0-9]*|0) die "ROUNDS must be a positive number, not '$rounds'" ;; esac
@@ -72,10 +73,12 @@ done
 esac
 
 out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-nps$NPS
+[ "$host" = 0 ] || out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-host${user_nps:+-nps$user_nps}
 mkdir -p "$out"
 note "results in $out"
 if [ "$host" = 1 ]; then
-	export VARIANTS BENCHES="$benches" SIZE ROUNDS=$rounds RUNTIME LOOPS VERIFY NPS
+	# on a real machine NPS is whatever its firmware says: a label only
+	export VARIANTS BENCHES="$benches" SIZE ROUNDS=$rounds RUNTIME LOOPS VERIFY NPS=$user_nps
 	[ "$(id -u)" = 0 ] || die "--host needs root (it writes sched features)"
 	[ -w /sys/kernel/debug/sched/features ] ||
 		die "/sys/kernel/debug/sched/features is not writable (mount debugfs)"
@@ -84,7 +87,7 @@ if [ "$host" = 1 ]; then
 	mkdir -p "$lab"
 	cp "$LAB_TOP/tests/guest/sis-lib.sh" "$LAB_TOP/scripts/bench-stats.awk" \
 		"$LAB_TOP/scripts/bench-meta.txt" "$lab/"
-	LAB_DIR=$lab OUT=$out BENCH_MACHINE="$(uname -n), bare metal" \
+	LAB_DIR=$lab OUT=$out BENCH_MACHINE="$(uname -n) (--host, no emulation)" \
 		PATH="$LAB_OUT/tools:$LAB_TOP/scripts:$PATH" \
 		sh "$LAB_TOP/tests/guest/bench-guest.sh" 2>&1 | tee "$out/console.log" |
 		grep --line-buffered '^bench:' || true
