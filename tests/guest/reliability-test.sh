@@ -53,6 +53,7 @@ while [ "$i" -lt "$CYCLES" ]; do
 		fi
 	done
 	i=$((i + 1))
+	echo "reliability: hotplug cycle $i of $CYCLES, $hp CPU cycles, $hpfail failed"
 done
 if [ "$hp" -gt 0 ] && [ "$hpfail" = 0 ]; then
 	result hotplug-cycles ok "$hp CPU offline/online cycles under load"
@@ -85,6 +86,7 @@ if [ -f /sys/fs/cgroup/cgroup.subtree_control ]; then
 		fi
 		rmdir /sys/fs/cgroup/part
 		i=$((i + 1))
+		echo "reliability: partition cycle $i of $CYCLES, $rb rebuilds, $rbfail failed"
 	done
 fi
 if [ "$rb" -gt 0 ] && [ "$rbfail" = 0 ]; then
