@@ -20,6 +20,7 @@ scaled shape (NPS, default 4):
      hackbench and the kselftest.
 Every boot must end without a WARN/BUG/lockdep/KASAN/UBSAN splat, leak or
 hang (each has a timeout).  Prints the counts and "N passed, N failed".
+RELIABILITY_RUNS picks boots, RELIABILITY_APPEND adds kernel parameters.
 EOT
 }
 [ "${1:-}" = --help ] && { usage; exit 0; }
@@ -59,7 +60,15 @@ run() {
 	fi
 }
 
-run faults "" "$flip; CYCLES=$cycles /lab/reliability-test.sh; /lab/kselftest-test.sh"
-run isolcpus "isolcpus=domain,$llc_last" "$load & $flip; /lab/kselftest-test.sh; wait"
-run nosmt "nosmt" "$load & $flip; /lab/kselftest-test.sh; wait"
+# RELIABILITY_APPEND: extra kernel parameters for every boot (loglevel=7
+# shows hung-task traces); RELIABILITY_RUNS: which boots
+extra=${RELIABILITY_APPEND:-}
+for r in ${RELIABILITY_RUNS:-faults isolcpus nosmt}; do
+	case $r in
+	faults) run faults "$extra" "$flip; CYCLES=$cycles /lab/reliability-test.sh; /lab/kselftest-test.sh" ;;
+	isolcpus) run isolcpus "isolcpus=domain,$llc_last $extra" "$load & $flip; /lab/kselftest-test.sh; wait" ;;
+	nosmt) run nosmt "nosmt $extra" "$load & $flip; /lab/kselftest-test.sh; wait" ;;
+	*) die "unknown run '$r' (faults, isolcpus or nosmt)" ;;
+	esac
+done
 summary
