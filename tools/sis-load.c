@@ -28,12 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void die(const char *msg)
-{
-	fprintf(stderr, "sis-load: %s%s%s\n", msg, errno ? ": " : "",
-		errno ? strerror(errno) : "");
-	exit(1);
-}
+#include "tool.h"
 
 static void usage(void)
 {
@@ -91,14 +86,6 @@ static long number(const char *s)
 	if (end == s || *end || v <= 0)
 		usage();
 	return v;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void spin(long seconds)

@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 #define DEFAULT_PORT	12865
 #define MAX_MSG		(1 << 20)
 #define LAT_BUCKETS	100000		/* 1 us buckets up to 100 ms */
@@ -40,13 +42,6 @@
 struct hello {
 	uint32_t req, resp;
 };
-
-static void __attribute__((noreturn)) die(const char *msg)
-{
-	fprintf(stderr, "sis-netperf: %s%s%s\n", msg, errno ? ": " : "",
-		errno ? strerror(errno) : "");
-	exit(1);
-}
 
 static void usage(int rc)
 {
@@ -56,14 +51,6 @@ static void usage(int rc)
 		"                   [-- -r REQ[,RESP] [-k SELECTOR,...]]\n"
 		"       sis-netperf --self-test\n");
 	exit(rc);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int full_io(int fd, void *buf, size_t len, int wr)

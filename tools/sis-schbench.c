@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 #define HIST_BITS	8
 #define HIST_VAL	(1U << HIST_BITS)
 #define HIST_GROUPS	19
@@ -67,13 +69,6 @@ static unsigned long side;
 static pthread_mutex_t *cpu_locks;
 static int nr_cpu_locks;
 static atomic_int stopping, workers_done;
-
-static void __attribute__((noreturn)) die(const char *msg)
-{
-	fprintf(stderr, "sis-schbench: %s%s%s\n", msg, errno ? ": " : "",
-		errno ? strerror(errno) : "");
-	exit(1);
-}
 
 static uint64_t now_us(void)
 {

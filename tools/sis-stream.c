@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 enum { COPY, SCALE, ADD, TRIAD, NR_KERNELS };
 
 static const char *const names[NR_KERNELS] = { "Copy:", "Scale:", "Add:", "Triad:" };
@@ -35,21 +37,6 @@ static double *a, *b, *c;
 static long n;
 static int nthreads, kernel;
 static pthread_barrier_t start_bar, end_bar;
-
-static void __attribute__((noreturn)) die(const char *msg)
-{
-	fprintf(stderr, "sis-stream: %s%s%s\n", msg, errno ? ": " : "",
-		errno ? strerror(errno) : "");
-	exit(1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void run_kernel(int k, long lo, long hi)
 {

@@ -32,25 +32,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 struct test {
 	const char *name, *title;
 	uint64_t (*fn)(double end);
 };
-
-static void __attribute__((noreturn)) die(const char *msg)
-{
-	fprintf(stderr, "sis-ubench: %s%s%s\n", msg, errno ? ": " : "",
-		errno ? strerror(errno) : "");
-	exit(1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static uint64_t t_syscall(double end)
 {
