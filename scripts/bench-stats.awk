@@ -168,35 +168,28 @@ function lgam(x,   s) {
 		1 / (12 * x) - 1 / (360 * x ^ 3) + 1 / (1260 * x ^ 5)
 }
 
-# continued fraction of the incomplete beta function (modified Lentz)
-function betacf(a, b, x,   m, m2, aa, c, d, del, h, tiny) {
-	tiny = 1e-300
-	c = 1
-	d = 1 - (a + b) * x / (a + 1)
-	if (d < tiny && d > -tiny)
-		d = tiny
-	d = 1 / d
-	h = d
+# v, or a tiny number in its place when v is about zero
+function nonzero(v) {
+	return (v < 1e-300 && v > -1e-300) ? 1e-300 : v
+}
+
+# one step of the modified Lentz method: fold the coefficient aa into the
+# state LC, LD and return the step's factor of the fraction
+function lentz(aa) {
+	LD = 1 / nonzero(1 + aa * LD)
+	LC = nonzero(1 + aa / LC)
+	return LD * LC
+}
+
+# continued fraction of the incomplete beta function
+function betacf(a, b, x,   m, m2, del, h) {
+	LC = 1
+	LD = 1 / nonzero(1 - (a + b) * x / (a + 1))
+	h = LD
 	for (m = 1; m <= 300; m++) {
 		m2 = 2 * m
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2))
-		d = 1 + aa * d
-		if (d < tiny && d > -tiny)
-			d = tiny
-		c = 1 + aa / c
-		if (c < tiny && c > -tiny)
-			c = tiny
-		d = 1 / d
-		h *= d * c
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))
-		d = 1 + aa * d
-		if (d < tiny && d > -tiny)
-			d = tiny
-		c = 1 + aa / c
-		if (c < tiny && c > -tiny)
-			c = tiny
-		d = 1 / d
-		del = d * c
+		h *= lentz(m * (b - m) * x / ((a + m2 - 1) * (a + m2)))
+		del = lentz(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)))
 		h *= del
 		if (del > 1 - 1e-12 && del < 1 + 1e-12)
 			break
