@@ -104,23 +104,24 @@ variant() {
 }
 
 # emit BENCH CASE VALUE: one result row (job, variant and round from the
-# caller's $job, $v and $round; SIS figures from $T/out)
+# caller's $job, $v and $round; SIS figures from the last measure)
 emit() {
-	pp=$($AWK '/^probes per wakeup:/ { print $4 }' "$T/out")
-	hit=$($AWK '/^idle-hit rate:/ { sub("%", "", $3); print $3 }' "$T/out")
-	case $pp in ''|n/a) pp=NA ;; esac
-	case $hit in ''|n/a) hit=NA ;; esac
 	echo "$1,$2,$v,$round,${3:-NA},$pp,$hit,$job" >>"$CSV"
 	msg="$msg $1/$2=${3:-NA}"
 }
 
-# measure CMD...: run CMD under the SIS statistics into $T/out
+# measure CMD...: run CMD under the SIS statistics into $T/out and take
+# its probes per wakeup and idle-hit rate into $pp and $hit
 measure() {
 	if [ -r "$D/stats" ]; then
 		sis-stats.sh "$@" >"$T/out" 2>&1
 	else
 		"$@" >"$T/out" 2>&1
 	fi || echo "bench: '$*' failed: $(tail -n1 "$T/out")" >&2
+	pp=$($AWK '/^probes per wakeup:/ { print $4 }' "$T/out")
+	hit=$($AWK '/^idle-hit rate:/ { sub("%", "", $3); print $3 }' "$T/out")
+	case $pp in ''|n/a) pp=NA ;; esac
+	case $hit in ''|n/a) hit=NA ;; esac
 }
 
 # run_job JOB: run one benchmark job ("bench:param") and record its rows
