@@ -16,7 +16,7 @@ help:
 	@echo "make base        fetch and unpack linux-source-7.3 (or use KERNEL_SRC=)"
 	@echo "make patch       copy the base to build/tree and apply patches/series"
 	@echo "make build       build bzImage (CONFIG=qemu|debug|zen3|nonuma|up)"
-	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full CMD=...)"
+	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full|small CMD=...)"
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
 	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=)"
@@ -51,8 +51,11 @@ bench: deps
 mail: deps
 	@$(S)/mail.sh $(MAIL_ARGS)
 
+# NPS and SHAPE default to 4 and small here, unless given
+given = $(filter command line environment,$(origin $(1)))
 reliability: deps
-	@$(S)/reliability.sh
+	@NPS=$(if $(call given,NPS),$(NPS),4) \
+		SHAPE=$(if $(call given,SHAPE),$(SHAPE),small) $(S)/reliability.sh
 
 clean:
 	rm -rf build/tree build/obj-* build/logs build/initramfs.cpio.gz

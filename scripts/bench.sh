@@ -19,7 +19,8 @@ the patch and build steps.
 
 Environment:
   NPS       1|2|4 (default 1; --host: only labels the report)
-  SHAPE     scaled|full (default scaled: 128 CPUs; full: 2x64C/128T)
+  SHAPE     scaled|full|small (default scaled: 128 CPUs; full: 2x64C/128T;
+            small: 64 CPUs)
   VARIANTS  default "tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT
             SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC" ("a+b" combines)
   BENCHES   default "hackbench rt-hackbench schbench tbench netperf stream

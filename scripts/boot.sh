@@ -14,7 +14,8 @@ runs CMD (default: a topology summary) from /lab and powers off; the exit
 status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
 
   --nps N         1, 2 or 4 (default \$NPS or 1)
-  --shape S       scaled (128 CPUs, default) or full (256 CPUs, 2x64C/128T)
+  --shape S       scaled (128 CPUs, default), full (256 CPUs, 2x64C/128T)
+                  or small (64 CPUs: 2 cores per CCX)
   --kernel FILE   bzImage (default \$LAB_OUT/obj-qemu/arch/x86/boot/bzImage)
   --initrd FILE   base initramfs (default: built by mkinitramfs.sh)
   --log FILE      console log (default \$LAB_OUT/logs/boot-nps\$NPS.log)

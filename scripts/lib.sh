@@ -61,13 +61,15 @@ EOT
 # The emulated Zen3 2P shape: 2 sockets x 8 CCX (one LLC each) x CORES x
 # SMT2.  SHAPE=full is the real 2x64C/128T part (CORES=8, 256 CPUs);
 # SHAPE=scaled (the default) keeps every count per node and halves the
-# cores per CCX (128 CPUs).  NPS=1|2|4 NUMA nodes per socket.
+# cores per CCX (128 CPUs); SHAPE=small has 2 cores per CCX (64 CPUs), for
+# the debug kernel.  NPS=1|2|4 NUMA nodes per socket.
 shape_init() {
 	SOCKETS=2 CCX=8 THREADS=2
 	case ${SHAPE:-scaled} in
 	full) CORES=8 ;;
 	scaled) CORES=4 ;;
-	*) die "unknown SHAPE '${SHAPE}' (scaled or full)" ;;
+	small) CORES=2 ;;
+	*) die "unknown SHAPE '${SHAPE}' (scaled, full or small)" ;;
 	esac
 	case ${NPS:-1} in
 	1|2|4) ;;

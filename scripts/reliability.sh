@@ -11,7 +11,9 @@ usage: ${0##*/} [--help]
 
 Builds the debug configuration (lockdep, KASAN, UBSAN, kmemleak; see
 configs/debug.config) with the series and boots it three times in the
-scaled shape (NPS, default 4):
+shape SHAPE (default small: 64 CPUs, 2 cores per CCX; at 128 emulated CPUs
+the debug kernel's sched-domain rebuilds stall for minutes in kmemleak)
+with NPS (default 4):
   1. hackbench and a feature flipper running while CPUs cycle through
      hotplug and cpuset root partitions are created and destroyed
      (tests/guest/reliability-test.sh, CYCLES each, default 10), then the
@@ -25,7 +27,8 @@ EOT
 }
 [ "${1:-}" = --help ] && { usage; exit 0; }
 [ $# -eq 0 ] || { usage >&2; exit 2; }
-NPS=${NPS:-4}
+NPS=${NPS:-4} SHAPE=${SHAPE:-small}
+export NPS SHAPE
 shape_init
 cycles=${CYCLES:-10}
 case $cycles in ''|*[!0-9]*|0) die "CYCLES must be a positive number, not '$cycles'" ;; esac

@@ -8,7 +8,7 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [--mmc] [--help]
 
-Computed from SHAPE (scaled|full) and NPS (1|2|4) in the environment.
+Computed from SHAPE (scaled|full|small) and NPS (1|2|4) in the environment.
 CPU numbering is QEMU's: socket-major, then CCX (die), core, thread, so the
 SMT siblings of a core are adjacent.  --mmc expects the MMC level of the
 patch series (pairs of LLCs inside a node).

@@ -11,7 +11,9 @@ usage: ${0##*/} [--help]
 
 Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
 TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
-shape, "" for none), TEST_FEATURES (sched features flipped in the guest),
+shape, "" for none), TEST_SMALL_NPS (default "4"; NPS modes booted in the
+64-CPU shape with one cycle of reliability-test.sh, "" for none),
+TEST_FEATURES (sched features flipped in the guest),
 TEST_MMC=0 (expect no MMC level, for a tree without the series),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BENCH=0 (skip the bench smoke run),
@@ -162,13 +164,17 @@ else
 fi
 
 # boot_check SHAPE NPS GUEST-TESTS: one boot running lab-test.sh and the
-# given guest tests, then topology, result and splat checks
+# given guest tests (NAME=VALUE words set their environment), then
+# topology, result and splat checks
 boot_check() {
 	local shape=$1 nps=$2 tag="$1 NPS$2" log=$logs/test-$1-nps$2.log
 	local feats=${TEST_FEATURES:-SIS_UTIL SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE} rc=0 cmd t
 	cmd="LAB_FEATURES='$feats' /lab/lab-test.sh"
 	for t in $3; do
-		cmd="$cmd; /lab/$t"
+		case $t in
+		*=*) cmd="$cmd; export $t" ;;
+		*) cmd="$cmd; /lab/$t" ;;
+		esac
 	done
 	echo "== boot $tag"
 	SHAPE=$shape NPS=$nps "$S/boot.sh" --log "$log" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
@@ -215,6 +221,11 @@ done
 # the real 2x64C/128T shape: topology and features only, it boots slowly
 for nps in ${TEST_FULL_NPS-4}; do
 	boot_check full "$nps" ""
+done
+# the small shape make reliability boots, with one cycle of its faults
+# test on the plain kernel
+for nps in ${TEST_SMALL_NPS-4}; do
+	boot_check small "$nps" "CYCLES=1 reliability-test.sh"
 done
 
 # the benchmark pipeline end to end, at its smallest size: every benchmark

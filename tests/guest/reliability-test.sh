@@ -35,12 +35,14 @@ load=$!
   echo "$n" >/tmp/flips ) &
 flipper=$!
 
-# hotplug: one CPU of each LLC but the first (CPU 0 stays), off and on
+# hotplug: the last CPU of each LLC but CPU 0's, off and on
 hp=0 hpfail=0
+llc0=$(llc_of 0)
 cpus=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	c=${c##*cpu}
-	[ "$c" != 0 ] && [ -w "/sys/devices/system/cpu/cpu$c/online" ] &&
-		[ $((c % 8)) = 3 ] && echo "$c"
+	llc=$(llc_of "$c")
+	[ "$llc" != "$llc0" ] && [ "$c" = "${llc##*-}" ] &&
+		[ -w "/sys/devices/system/cpu/cpu$c/online" ] && echo "$c"
 done)
 i=0
 while [ "$i" -lt "$CYCLES" ]; do
@@ -61,12 +63,16 @@ else
 	result hotplug-cycles FAIL "$hp cycles, $hpfail failed"
 fi
 
-# cpuset partitions: the CPUs of CPU 1's LLC become a root partition and
+# cpuset partitions: the CPUs of a middle LLC become a root partition and
 # go back, each change rebuilding the sched domains
 mkdir -p /sys/fs/cgroup
 mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
 echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
-rb=0 rbfail=0
+rb=0 rbfail=0 loadfail=0
+# in_part CMD...: run CMD in the cgroup "part"
+in_part() {
+	sh -c 'echo $$ >/sys/fs/cgroup/part/cgroup.procs && exec "$@"' in_part "$@"
+}
 if [ -f /sys/fs/cgroup/cgroup.subtree_control ]; then
 	llc=$(llc_of "$((ncpu / 2))")
 	i=0
@@ -75,10 +81,11 @@ if [ -f /sys/fs/cgroup/cgroup.subtree_control ]; then
 		if echo "$llc" >/sys/fs/cgroup/part/cpuset.cpus &&
 			echo root >/sys/fs/cgroup/part/cpuset.cpus.partition &&
 			grep -q '^root$' /sys/fs/cgroup/part/cpuset.cpus.partition; then
-			sis-load -c "$llc" spin 1 &
-			sis-load -c "$llc" pingpong 2000 &
-			echo $! >/sys/fs/cgroup/part/cgroup.procs 2>/dev/null
-			wait
+			# inside the partition: the root cgroup no longer has its CPUs
+			in_part sis-load -c "$llc" spin 1 &
+			spin=$!
+			in_part sis-load -c "$llc" pingpong 2000 || loadfail=$((loadfail + 1))
+			wait "$spin" || loadfail=$((loadfail + 1))
 			echo member >/sys/fs/cgroup/part/cpuset.cpus.partition
 			rb=$((rb + 2))
 		else
@@ -89,10 +96,10 @@ if [ -f /sys/fs/cgroup/cgroup.subtree_control ]; then
 		echo "reliability: partition cycle $i of $CYCLES, $rb rebuilds, $rbfail failed"
 	done
 fi
-if [ "$rb" -gt 0 ] && [ "$rbfail" = 0 ]; then
+if [ "$rb" -gt 0 ] && [ "$rbfail" = 0 ] && [ "$loadfail" = 0 ]; then
 	result partition-rebuilds ok "$rb domain rebuilds (root partition on $llc and back) under load"
 else
-	result partition-rebuilds FAIL "$rb rebuilds, $rbfail failed"
+	result partition-rebuilds FAIL "$rb rebuilds, $rbfail failed, $loadfail loads in the partition failed"
 fi
 
 touch "$STOP"
