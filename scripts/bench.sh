@@ -30,6 +30,8 @@ Environment:
   ROUNDS    runs per data point (default 3); RUNTIME, LOOPS override the
             seconds per timed run and the hackbench loops of SIZE
   VERIFY    re-runs of each significant regression (default 2, 0 = off)
+  NETPERF_PORT  --host: port of the netperf-style server (default 12875;
+            netserver keeps its 12865); tbench's server takes 7003
 
 Results go to \$LAB_OUT/bench/<time>-nps<N>/ (--host: <time>-host/): results.csv (one row per
 run, written as it ends), system.txt, report.txt (normalized blocks),

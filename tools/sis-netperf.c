@@ -340,7 +340,10 @@ int main(int argc, char **argv)
 		case 'H': host = v; break;
 		case 'L': laddr = v; break;
 		case 't': test = v; break;
-		case 'p': port = atoi(v); break;
+		case 'p': port = strtol(v, &end, 10);
+			  if (*end || port < 1 || port > 65535)
+				  usage(2);
+			  break;
 		case 'l': secs = strtod(v, &end);
 			  if (*end || secs <= 0)
 				  usage(2);
@@ -362,8 +365,6 @@ int main(int argc, char **argv)
 			usage(2);
 		}
 	}
-	if (port < 0 || port > 65535)
-		usage(2);
 	if (server) {
 		int s = listen_on(laddr, &port);
 

@@ -9,8 +9,9 @@
 # tip and that variant, for the report's [Verification Run] rows.
 #
 # Environment: VARIANTS, ROUNDS, BENCHES, SIZE (tiny|small|full), RUNTIME
-# (seconds per timed run), LOOPS (hackbench loops), VERIFY, NPS, OUT,
-# LAB_DIR (where sis-lib.sh, bench-stats.awk and bench-meta.txt live).
+# (seconds per timed run), LOOPS (hackbench loops), VERIFY, NETPERF_PORT,
+# NPS, OUT, LAB_DIR (where sis-lib.sh, bench-stats.awk and bench-meta.txt
+# live).
 LAB_DIR=${LAB_DIR:-/lab}
 . "$LAB_DIR/sis-lib.sh"
 OUT=${OUT:-$LAB_DIR/out}
@@ -19,6 +20,8 @@ ROUNDS=${ROUNDS:-3}
 SIZE=${SIZE:-small}
 BENCHES=${BENCHES:-hackbench rt-hackbench schbench tbench netperf stream unixbench}
 VERIFY=${VERIFY:-2}
+# not netperf's 12865, so a running netserver does not get in the way
+NETPERF_PORT=${NETPERF_PORT:-12875}
 ALL="SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC"
 AWK="awk"
 command -v mawk >/dev/null && AWK=mawk
@@ -147,7 +150,7 @@ run_job() {
 		emit tbench "$p" "$($AWK '/^Throughput/ { print $2 }' "$T/out")" ;;
 	netperf)
 		measure sh -c "i=0; while [ \$i -lt $p ]; do
-			sis-netperf -H 127.0.0.1 -l $RUNTIME -- -r 100 -k THROUGHPUT >$T/np.\$i &
+			sis-netperf -H 127.0.0.1 -p $NETPERF_PORT -l $RUNTIME -- -r 100 -k THROUGHPUT >$T/np.\$i &
 			i=\$((i + 1)); done; wait; cat $T/np.*"
 		emit netperf "$p-clients" "$($AWK -F= '/^THROUGHPUT=/ { s += $2; n++ } END { if (n == '"$p"') printf "%.2f", s / n }' "$T/out")"
 		rm -f "$T"/np.* ;;
@@ -194,10 +197,14 @@ size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
 EOT
 [ -f "$CSV" ] || echo "bench,case,variant,round,value,probes_per_wakeup,idle_hit_pct,job" >"$CSV"
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
-case " $BENCHES " in *" netperf "*) sis-netperf -S -L 127.0.0.1 & srv2=$! ;; esac
+case " $BENCHES " in *" netperf "*) sis-netperf -S -L 127.0.0.1 -p "$NETPERF_PORT" & srv2=$! ;; esac
 trap 'kill ${srv1:-} ${srv2:-} 2>/dev/null; variant tip; rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 sleep 1
+for pid in ${srv1:-} ${srv2:-}; do
+	kill -0 "$pid" 2>/dev/null ||
+		{ echo "bench: a benchmark server did not start (port taken? tbench uses 7003, netperf $NETPERF_PORT)" >&2; exit 1; }
+done
 
 nj=$(echo $jobs | wc -w)
 nvar=$(echo $VARIANTS | wc -w)
