@@ -6,15 +6,15 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--full] [--help] [CONFIG]
+usage: ${0##*/} [--full] [--help] [CONFIG...]
 
 For N = 1 .. number of patches: apply the first N patches to a tree of its
-own (\$LAB_OUT/tree-bisect, so the main tree keeps its timestamps) and
-compile kernel/sched/ and the directories of the C files patch N
-touches with
-CONFIG (default qemu), failing on any error or compiler warning in them.
---full builds the whole bzImage at every step instead.  Leaves the whole
-series applied.
+own (\$LAB_OUT/tree-bisect, so the main tree keeps its timestamps) and,
+for each CONFIG (default qemu; see build.sh: qemu, nonuma, up...), compile
+kernel/sched/ and the directories of the C files patch N touches in
+\$LAB_OUT/obj-bisect-CONFIG, failing on any error or compiler warning in
+them.  --full builds the whole bzImage at every step instead.  Leaves the
+whole series applied.
 EOT
 }
 full=0
@@ -26,40 +26,56 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-cfg=${1:-qemu}
+[ $# -gt 0 ] || set -- qemu
 series=${LAB_PATCHES:-$LAB_TOP/patches}/series
 n=$(grep -cv '^[[:space:]]*\(#\|$\)' "$series" || true)
-export LAB_TREE=$LAB_OUT/tree-bisect OBJ=$LAB_OUT/obj-bisect-$cfg
-obj=$OBJ
+export LAB_TREE=$LAB_OUT/tree-bisect
 tree=$LAB_TREE
+# the same object in the main tree and this one: one ccache entry
+export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
 log=$LAB_OUT/logs/bisect.log
 mkdir -p "$LAB_OUT/logs"
 : >"$log"
 
+# build CFG PATCH N: patches 1-N with configuration CFG
+build() {
+	local cfg=$1 p=$2 i=$3 dirs
+	export OBJ=$LAB_OUT/obj-bisect-$cfg
+	if [ "$full" = 1 ]; then
+		"$LAB_TOP/scripts/build.sh" --tree "$tree" "$cfg" >/dev/null 2>>"$log" ||
+			die "$p: the kernel does not build with patches 1-$i, $cfg (see $log)"
+		return
+	fi
+	[ -f "$OBJ/.config" ] ||
+		"$LAB_TOP/scripts/build.sh" --tree "$tree" --config-only "$cfg" \
+			>/dev/null 2>>"$log" || die "cannot configure $OBJ (see $log)"
+	# the directories of the C files the patch touches (the selftest's
+	# are not kernel objects), and kernel/sched/ for any header
+	dirs=$( { echo kernel/sched/; sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1/|p' \
+		"${LAB_PATCHES:-$LAB_TOP/patches}/$p" | grep -v '^tools/'; } |
+		sort -u | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	make -s -C "$tree" O="$OBJ" CC="ccache gcc" -j"$(nproc)" $dirs >>"$log" 2>&1 ||
+		die "$p: $dirs do not build with patches 1-$i, $cfg (see $log)"
+}
+
+# the tree is ours alone: when the patches changed since the last run,
+# put back quilt's copies of the originals rather than give up
+if [ -s "$tree/.pc/applied-patches" ]; then
+	(cd "$tree" && QUILT_PATCHES=${LAB_PATCHES:-$LAB_TOP/patches} QUILT_PC=.pc \
+		quilt pop -a -f -q >/dev/null) || die "cannot reset $tree; remove it and retry"
+fi
+
 i=1
 for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$series"); do
 	"$LAB_TOP/scripts/apply-patches.sh" --upto "$i" >/dev/null
-	if [ "$full" = 1 ]; then
-		"$LAB_TOP/scripts/build.sh" --tree "$tree" "$cfg" >/dev/null 2>>"$log" ||
-			die "$p: the kernel does not build with patches 1-$i (see $log)"
-	else
-		[ -f "$obj/.config" ] ||
-			"$LAB_TOP/scripts/build.sh" --tree "$tree" --config-only "$cfg" \
-				>/dev/null 2>>"$log" || die "cannot configure $obj (see $log)"
-		# the directories of the C files the patch touches, and
-		# kernel/sched/ for any header
-		dirs=$( { echo kernel/sched/; sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1/|p' \
-			"${LAB_PATCHES:-$LAB_TOP/patches}/$p"; } | sort -u | tr '\n' ' ')
-		# shellcheck disable=SC2086
-		if ! make -s -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" \
-			$dirs >>"$log" 2>&1; then
-			die "$p: $dirs do not build with patches 1-$i (see $log)"
-		fi
-	fi
+	for cfg in "$@"; do
+		build "$cfg" "$p" "$i"
+	done
 	if grep -q 'warning:' "$log"; then
 		die "$p: compiler warnings with patches 1-$i (see $log)"
 	fi
-	note "patches 1-$i build: $p"
+	note "patches 1-$i build ($*): $p"
 	i=$((i + 1))
 done
 [ "$i" -gt "$n" ] || die "series ended early"

@@ -38,7 +38,7 @@ kernel=$("$LAB_TOP/scripts/build.sh" debug)
 logs=$LAB_OUT/logs
 mkdir -p "$logs"
 flip="LAB_FEATURES='SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE' /lab/lab-test.sh"
-load="hackbench -g 2 -l 200 >/dev/null"
+load="hackbench -p -g 2 -l 200 >/dev/null"
 # the last LLC: CPU 0's node keeps its LLCs for the kselftest
 llc_last="$((NR_CPUS - CCX_CPUS))-$((NR_CPUS - 1))"
 
@@ -46,7 +46,7 @@ llc_last="$((NR_CPUS - CCX_CPUS))-$((NR_CPUS - 1))"
 run() {
 	local tag=$1 append=$2 cmd=$3 log=$logs/reliability-$1.log rc=0
 	note "booting $tag (${append:-no extra parameters})"
-	"$LAB_TOP/scripts/boot.sh" --kernel "$kernel" --nps "$NPS" --mem 8192 \
+	"$LAB_TOP/scripts/boot.sh" --kernel "$kernel" --nps "$NPS" --mem 4096 \
 		--timeout "${RELIABILITY_TIMEOUT:-7200}" ${append:+--append "$append"} \
 		--log "$log" -- "$cmd" >/dev/null 2>&1 || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then

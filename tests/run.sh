@@ -118,8 +118,9 @@ else
 	notok "cannot prepare the tree: $(tail -n1 "$logs/patch.log")"
 fi
 if [ "${TEST_BISECT:-1}" = 1 ]; then
-	if "$S/bisect-build.sh" qemu 2>"$logs/bisect.err"; then
-		ok "every prefix of the series builds ($(grep -c 'build:' "$logs/bisect.err") steps, no warnings)"
+	# qemu; nonuma: CONFIG_NUMA=n; up: !SMP, hence also SCHED_SMT=n
+	if "$S/bisect-build.sh" qemu nonuma up 2>"$logs/bisect.err"; then
+		ok "every prefix of the series builds with the qemu, nonuma and up configurations ($(grep -c 'build' "$logs/bisect.err") steps, no warnings)"
 	else
 		notok "bisect build: $(tail -n1 "$logs/bisect.err")"
 	fi

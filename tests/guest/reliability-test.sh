@@ -11,10 +11,11 @@ ncpu=$(nproc)
 STOP=/tmp/reliability.stop
 rm -f "$STOP"
 
-# load: hackbench in a loop
+# load: hackbench in a loop, over pipes: socket messages would each
+# allocate and free an skb under kmemleak's one global lock
 ( n=0
   while [ ! -f "$STOP" ]; do
-	hackbench -g 1 -l 50 >/dev/null 2>&1 && n=$((n + 1))
+	hackbench -p -g 1 -f 10 -l 50 >/dev/null 2>&1 && n=$((n + 1))
   done
   echo "$n" >/tmp/hackbench.runs ) &
 load=$!
@@ -53,6 +54,7 @@ while [ "$i" -lt "$CYCLES" ]; do
 		else
 			hpfail=$((hpfail + 1))
 		fi
+		echo "reliability: cycle $((i + 1)): CPU $c off and on"
 	done
 	i=$((i + 1))
 	echo "reliability: hotplug cycle $i of $CYCLES, $hp CPU cycles, $hpfail failed"
