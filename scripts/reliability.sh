@@ -14,10 +14,11 @@ configs/debug.config) with the series and boots it three times in the
 shape SHAPE (default small: 64 CPUs, 2 cores per CCX; at 128 emulated CPUs
 the debug kernel's sched-domain rebuilds stall for minutes in kmemleak)
 with NPS (default 4):
-  1. hackbench and a feature flipper running while CPUs cycle through
-     hotplug and cpuset root partitions are created and destroyed
-     (tests/guest/reliability-test.sh, CYCLES each, default 10), then the
-     kselftest and a kmemleak scan;
+  1. hackbench (4 tasks over pipes) and a feature flipper running while
+     CPUs cycle through hotplug and cpuset root partitions are created
+     and destroyed (tests/guest/reliability-test.sh, CYCLES each, default
+     3; the last CPU of HOTPLUG_MAX LLCs, default 4), then the kselftest
+     and a kmemleak scan;
   2. isolcpus=domain,<last LLC> and 3. nosmt: features flipped under
      hackbench and the kselftest.
 Every boot must end without a WARN/BUG/lockdep/KASAN/UBSAN splat, leak or
@@ -30,15 +31,16 @@ EOT
 NPS=${NPS:-4} SHAPE=${SHAPE:-small}
 export NPS SHAPE
 shape_init
-cycles=${CYCLES:-10}
+cycles=${CYCLES:-3} hotplug_max=${HOTPLUG_MAX:-4}
 case $cycles in ''|*[!0-9]*|0) die "CYCLES must be a positive number, not '$cycles'" ;; esac
+case $hotplug_max in ''|*[!0-9]*|0) die "HOTPLUG_MAX must be a positive number, not '$hotplug_max'" ;; esac
 
 "$LAB_TOP/scripts/apply-patches.sh" >/dev/null
 kernel=$("$LAB_TOP/scripts/build.sh" debug)
 logs=$LAB_OUT/logs
 mkdir -p "$logs"
 flip="LAB_FEATURES='SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE' /lab/lab-test.sh"
-load="hackbench -p -g 2 -l 200 >/dev/null"
+load="hackbench -p -g 1 -f 2 -l 200 >/dev/null"
 # the last LLC: CPU 0's node keeps its LLCs for the kselftest
 llc_last="$((NR_CPUS - CCX_CPUS))-$((NR_CPUS - 1))"
 
@@ -68,7 +70,7 @@ run() {
 extra=${RELIABILITY_APPEND:-}
 for r in ${RELIABILITY_RUNS:-faults isolcpus nosmt}; do
 	case $r in
-	faults) run faults "$extra" "$flip; CYCLES=$cycles /lab/reliability-test.sh; /lab/kselftest-test.sh" ;;
+	faults) run faults "$extra" "$flip; CYCLES=$cycles HOTPLUG_MAX=$hotplug_max LOAD_FDS=2 /lab/reliability-test.sh; /lab/kselftest-test.sh" ;;
 	isolcpus) run isolcpus "isolcpus=domain,$llc_last $extra" "$load & $flip; /lab/kselftest-test.sh; wait" ;;
 	nosmt) run nosmt "nosmt $extra" "$load & $flip; /lab/kselftest-test.sh; wait" ;;
 	*) die "unknown run '$r' (faults, isolcpus or nosmt)" ;;

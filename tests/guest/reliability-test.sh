@@ -3,9 +3,13 @@
 # hackbench runs and a flipper switches the SIS features, cycle CPUs
 # through hotplug and create and destroy cpuset partitions (each a sched
 # domain rebuild); then ask kmemleak.  Prints RESULT lines with the counts.
-# CYCLES (default 20) hotplug and partition cycles.
+# CYCLES (default 20) hotplug and partition cycles; HOTPLUG_MAX (default
+# all) LLCs whose last CPU is cycled; LOAD_FDS (default 10) hackbench
+# senders and as many receivers.
 . /lab/sis-lib.sh
 CYCLES=${CYCLES:-20}
+HOTPLUG_MAX=${HOTPLUG_MAX:-1000}
+LOAD_FDS=${LOAD_FDS:-10}
 FEATS="SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC"
 ncpu=$(nproc)
 STOP=/tmp/reliability.stop
@@ -15,7 +19,7 @@ rm -f "$STOP"
 # allocate and free an skb under kmemleak's one global lock
 ( n=0
   while [ ! -f "$STOP" ]; do
-	hackbench -p -g 1 -f 10 -l 50 >/dev/null 2>&1 && n=$((n + 1))
+	hackbench -p -g 1 -f "$LOAD_FDS" -l 50 >/dev/null 2>&1 && n=$((n + 1))
   done
   echo "$n" >/tmp/hackbench.runs ) &
 load=$!
@@ -44,7 +48,7 @@ cpus=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	llc=$(llc_of "$c")
 	[ "$llc" != "$llc0" ] && [ "$c" = "${llc##*-}" ] &&
 		[ -w "/sys/devices/system/cpu/cpu$c/online" ] && echo "$c"
-done)
+done | sort -n | head -n "$HOTPLUG_MAX")
 i=0
 while [ "$i" -lt "$CYCLES" ]; do
 	for c in $cpus; do
