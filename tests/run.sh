@@ -16,6 +16,8 @@ shape, "" for none), TEST_SMALL_NPS (default "4"; NPS modes booted in the
 TEST_FEATURES (sched features flipped in the guest),
 TEST_MMC=0 (expect no MMC level, for a tree without the series),
 TEST_BISECT=0 (skip building every prefix of the series),
+TEST_BISECT_CONFIGS (configurations each prefix is built with, default
+"qemu nonuma up"),
 TEST_BENCH=0 (skip the bench smoke run),
 TEST_GUEST (guest test scripts run in the scaled boots, default
 sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh, plus
@@ -119,8 +121,10 @@ else
 fi
 if [ "${TEST_BISECT:-1}" = 1 ]; then
 	# qemu; nonuma: CONFIG_NUMA=n; up: !SMP, hence also SCHED_SMT=n
-	if "$S/bisect-build.sh" qemu nonuma up 2>"$logs/bisect.err"; then
-		ok "every prefix of the series builds with the qemu, nonuma and up configurations ($(grep -c 'build' "$logs/bisect.err") steps, no warnings)"
+	cfgs=${TEST_BISECT_CONFIGS:-qemu nonuma up}
+	# shellcheck disable=SC2086
+	if "$S/bisect-build.sh" $cfgs 2>"$logs/bisect.err"; then
+		ok "every prefix of the series builds with: $cfgs ($(grep -c ' build ' "$logs/bisect.err") steps, no warnings)"
 	else
 		notok "bisect build: $(tail -n1 "$logs/bisect.err")"
 	fi
