@@ -40,7 +40,8 @@ load=$!
   echo "$n" >/tmp/flips ) &
 flipper=$!
 
-# hotplug: the last CPU of each LLC but CPU 0's, off and on
+# hotplug: the last CPU of each LLC but CPU 0's (at most HOTPLUG_MAX of
+# them, spread over the machine), off and on
 hp=0 hpfail=0
 llc0=$(llc_of 0)
 cpus=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
@@ -48,7 +49,8 @@ cpus=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	llc=$(llc_of "$c")
 	[ "$llc" != "$llc0" ] && [ "$c" = "${llc##*-}" ] &&
 		[ -w "/sys/devices/system/cpu/cpu$c/online" ] && echo "$c"
-done | sort -n | head -n "$HOTPLUG_MAX")
+done | sort -n | awk -v m="$HOTPLUG_MAX" '{ c[NR] = $1 }
+	END { s = int((NR + m - 1) / m); for (i = 1; i <= NR; i += s) print c[i] }')
 i=0
 while [ "$i" -lt "$CYCLES" ]; do
 	for c in $cpus; do
