@@ -20,7 +20,8 @@ with NPS (default 4):
      3; the last CPU of HOTPLUG_MAX LLCs, default 4), then the kselftest
      and a kmemleak scan;
   2. isolcpus=domain,<last LLC> and 3. nosmt: features flipped under
-     hackbench and the kselftest.
+     hackbench, then the kselftest (on a quiet machine: its landing
+     count is a functional check that load balancing would blur).
 Every boot must end without a WARN/BUG/lockdep/KASAN/UBSAN splat, leak or
 hang (each has a timeout).  Prints the counts and "N passed, N failed".
 RELIABILITY_RUNS picks boots, RELIABILITY_APPEND adds kernel parameters.
@@ -71,8 +72,8 @@ extra=${RELIABILITY_APPEND:-}
 for r in ${RELIABILITY_RUNS:-faults isolcpus nosmt}; do
 	case $r in
 	faults) run faults "$extra" "$flip; CYCLES=$cycles HOTPLUG_MAX=$hotplug_max LOAD_FDS=2 /lab/reliability-test.sh; /lab/kselftest-test.sh" ;;
-	isolcpus) run isolcpus "isolcpus=domain,$llc_last $extra" "$load & $flip; /lab/kselftest-test.sh; wait" ;;
-	nosmt) run nosmt "nosmt $extra" "$load & $flip; /lab/kselftest-test.sh; wait" ;;
+	isolcpus) run isolcpus "isolcpus=domain,$llc_last $extra" "$load & $flip; wait; /lab/kselftest-test.sh" ;;
+	nosmt) run nosmt "nosmt $extra" "$load & $flip; wait; /lab/kselftest-test.sh" ;;
 	*) die "unknown run '$r' (faults, isolcpus or nosmt)" ;;
 	esac
 done
