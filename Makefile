@@ -1,8 +1,8 @@
 # SIS patch series lab: fetch, patch, build, boot, test, benchmark, mail.
 # Run "make help" for the targets.
 
-NPS ?= 1
-SHAPE ?= scaled
+# NPS and SHAPE have no default here: each script has its own (boot and
+# bench NPS1 scaled, reliability NPS4 small)
 CONFIG ?= qemu
 CMD ?=
 export NPS SHAPE KERNEL_SRC LAB_OUT
@@ -37,7 +37,7 @@ build: patch
 	@$(S)/build.sh $(CONFIG) >/dev/null
 
 boot: build
-	@$(S)/boot.sh -v --nps $(NPS) --shape $(SHAPE) -- $(CMD)
+	@$(S)/boot.sh -v -- $(CMD)
 
 qemu-full: deps
 	@$(S)/fetch-qemu.sh
@@ -51,11 +51,8 @@ bench: deps
 mail: deps
 	@$(S)/mail.sh $(MAIL_ARGS)
 
-# NPS and SHAPE default to 4 and small here, unless given
-given = $(filter command line environment,$(origin $(1)))
 reliability: deps
-	@NPS=$(if $(call given,NPS),$(NPS),4) \
-		SHAPE=$(if $(call given,SHAPE),$(SHAPE),small) $(S)/reliability.sh
+	@$(S)/reliability.sh
 
 clean:
 	rm -rf build/tree build/obj-* build/logs build/initramfs.cpio.gz
