@@ -49,11 +49,7 @@ build() {
 	[ -f "$OBJ/.config" ] ||
 		"$LAB_TOP/scripts/build.sh" --tree "$tree" --config-only "$cfg" \
 			>/dev/null 2>>"$log" || die "cannot configure $OBJ (see $log)"
-	# the directories of the C files the patch touches (the selftest's
-	# are not kernel objects), and kernel/sched/ for any header
-	dirs=$( { echo kernel/sched/; sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1/|p' \
-		"${LAB_PATCHES:-$LAB_TOP/patches}/$p" | grep -v '^tools/'; } |
-		sort -u | tr '\n' ' ')
+	dirs=$(touched_dirs "${LAB_PATCHES:-$LAB_TOP/patches}/$p")
 	# shellcheck disable=SC2086
 	make -s -C "$tree" O="$OBJ" CC="ccache gcc" -j"$(nproc)" $dirs >>"$log" 2>&1 ||
 		die "$p: $dirs do not build with patches 1-$i, $cfg (see $log)"

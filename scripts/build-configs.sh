@@ -16,8 +16,7 @@ EOT
 [ "${1:-}" = --help ] && { usage; exit 0; }
 tree=${LAB_TREE:-$LAB_OUT/tree}
 [ -s "$tree/.pc/applied-patches" ] || die "no patched tree at $tree (run make patch first)"
-dirs=$( { echo kernel/sched/; sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1/|p' \
-	"${LAB_PATCHES:-$LAB_TOP/patches}"/*.patch | grep -v '^tools/'; } | sort -u | tr '\n' ' ')
+dirs=$(touched_dirs "${LAB_PATCHES:-$LAB_TOP/patches}"/*.patch)
 mkdir -p "$LAB_OUT/logs"
 export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
 [ $# -gt 0 ] || set -- nonuma up

@@ -58,6 +58,14 @@ EOT
 	printf '%s\n' "$dir/apt.conf"
 }
 
+# touched_dirs PATCH...: kernel/sched/ (for any header) and the directories
+# of the kernel C files the patches touch (the selftests' are not kernel
+# objects), as make targets
+touched_dirs() {
+	{ echo kernel/sched/; sed -n 's|^+++ b/\(.*\)/[^/]*\.c$|\1/|p' "$@" |
+		grep -v '^tools/'; } | sort -u | tr '\n' ' '
+}
+
 # The emulated Zen3 2P shape: 2 sockets x 8 CCX (one LLC each) x CORES x
 # SMT2.  SHAPE=full is the real 2x64C/128T part (CORES=8, 256 CPUs);
 # SHAPE=scaled (the default) keeps every count per node and halves the
