@@ -1,11 +1,11 @@
 # SIS patch series lab: fetch, patch, build, boot, test, benchmark, mail.
 # Run "make help" for the targets.
 
-# NPS and SHAPE have no default here: each script has its own (boot and
+# NPS, SHAPE and MODEL have no default here: each script has its own (boot and
 # bench NPS1 scaled, reliability NPS4 small)
 CONFIG ?= qemu
 CMD ?=
-export NPS SHAPE KERNEL_SRC LAB_OUT
+export NPS SHAPE MODEL KERNEL_SRC LAB_OUT
 
 S := scripts
 
@@ -16,7 +16,7 @@ help:
 	@echo "make base        fetch and unpack linux-source-7.3 (or use KERNEL_SRC=)"
 	@echo "make patch       copy the base to build/tree and apply patches/series"
 	@echo "make build       build bzImage (CONFIG=qemu|debug|zen3|nonuma|up)"
-	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full|small CMD=...)"
+	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full|small MODEL=milan|intel CMD=...)"
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
 	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=)"

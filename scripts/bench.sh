@@ -21,6 +21,8 @@ Environment:
   NPS       1|2|4 (default 1; --host: only labels the report)
   SHAPE     scaled|full|small (default scaled: 128 CPUs; full: 2x64C/128T;
             small: 64 CPUs)
+  MODEL     milan|intel (default milan: EPYC-Milan CPUID, Milan numbering;
+            intel: Skylake-Server, QEMU's numbering; see boot.sh --help)
   VARIANTS  default "tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT
             SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC" ("a+b" combines)
   BENCHES   default "hackbench rt-hackbench schbench tbench netperf stream
@@ -33,7 +35,7 @@ Environment:
   NETPERF_PORT  --host: port of the netperf-style server (default 12875;
             netserver keeps its 12865); tbench's server takes 7003
 
-Results go to \$LAB_OUT/bench/<time>-nps<N>/ (--host: <time>-host/): results.csv (one row per
+Results go to \$LAB_OUT/bench/<time>-<model>-<shape>-nps<N>/ (--host: <time>-host/): results.csv (one row per
 run, written as it ends), system.txt, report.txt (normalized blocks),
 report-old.txt (value (pct) tables), results.json and plots/*.png.
 EOT
@@ -75,7 +77,7 @@ done
 	*" tbench "*) die "/usr/share/dbench/client.txt is missing (apt-get install dbench)" ;;
 esac
 
-out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-nps$NPS
+out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE-nps$NPS
 [ "$host" = 0 ] || out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-host${user_nps:+-nps$user_nps}
 mkdir -p "$out"
 note "results in $out"
@@ -101,11 +103,11 @@ else
 	fi
 	# the matrix runs for hours under TCG: no guest timeout
 	LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$kernel" --nps "$NPS" \
-		--shape "${SHAPE:-scaled}" --out "$out" --log "$out/console.log" \
+		--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/console.log" \
 		--timeout "${BENCH_TIMEOUT:-86400}" -- \
 		"VARIANTS='${VARIANTS:-}' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \
 		RUNTIME=${RUNTIME:-} LOOPS=${LOOPS:-} VERIFY=${VERIFY:-} NPS=$NPS \
-		BENCH_MACHINE='QEMU TCG guest, ${SHAPE:-scaled} shape, NPS$NPS' /lab/bench-guest.sh" |
+		BENCH_MACHINE='QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS' /lab/bench-guest.sh" |
 		grep --line-buffered '^bench:' || true
 fi
 [ -s "$out/results.csv" ] || die "no results were written (see $out/console.log)"

@@ -70,7 +70,10 @@ touched_dirs() {
 # SMT2.  SHAPE=full is the real 2x64C/128T part (CORES=8, 256 CPUs);
 # SHAPE=scaled (the default) keeps every count per node and halves the
 # cores per CCX (128 CPUs); SHAPE=small has 2 cores per CCX (64 CPUs), for
-# the debug kernel.  NPS=1|2|4 NUMA nodes per socket.
+# the debug kernel.  NPS=1|2|4 NUMA nodes per socket.  MODEL=milan (the
+# default) is AMD EPYC Milan CPUID with Linux's Milan CPU numbering (all
+# first threads, then all second threads); MODEL=intel is an Intel CPU
+# model with QEMU's numbering (SMT siblings adjacent).
 shape_init() {
 	SOCKETS=2 CCX=8 THREADS=2
 	case ${SHAPE:-scaled} in
@@ -83,14 +86,60 @@ shape_init() {
 	1|2|4) ;;
 	*) die "unknown NPS '${NPS}': Zen3 has NPS1, NPS2 and NPS4" ;;
 	esac
-	NPS=${NPS:-1}
+	case ${MODEL:-milan} in
+	milan|intel) ;;
+	*) die "unknown MODEL '${MODEL}' (milan or intel)" ;;
+	esac
+	SHAPE=${SHAPE:-scaled} NPS=${NPS:-1} MODEL=${MODEL:-milan}
 	CCX_CPUS=$((CORES * THREADS))
 	SOCKET_CPUS=$((CCX * CCX_CPUS))
 	NR_CPUS=$((SOCKETS * SOCKET_CPUS))
 	NODES=$((SOCKETS * NPS))
 	NODE_CPUS=$((SOCKET_CPUS / NPS))
+	APIC_TB=$(bits "$THREADS") APIC_CB=$(bits "$CORES") APIC_DB=$(bits "$CCX")
 }
 
+# QEMU numbers its vCPUs (the "index" of -numa cpus=) socket-major, then
+# die (CCX), core, thread.  linux_cpu INDEX: the number Linux gives that
+# vCPU under MODEL.  Linux numbers CPUs in MADT order: QEMU's own table
+# (MODEL=intel) lists them by index; the Milan table (madt_order) lists
+# the first thread of every core, then the second threads.
+linux_cpu() {
+	if [ "$MODEL" = milan ]; then
+		echo $(( $1 % THREADS * (NR_CPUS / THREADS) + $1 / THREADS ))
+	else
+		echo "$1"
+	fi
+}
+
+# block_list WIDTH INDEX: the Linux cpulist ("0-3,64-67") of the aligned
+# block of WIDTH vCPUs holding vCPU INDEX: a core, an LLC, a node...
+block_list() {
+	local first=$(($2 / $1 * $1)) i
+	for ((i = first; i < first + $1; i++)); do
+		linux_cpu "$i"
+	done | sort -n | awk '
+		function out() { printf "%s%s", sep, a == b ? a : a "-" b; sep = "," }
+		NR == 1 { a = b = $1; next }
+		$1 == b + 1 { b = $1; next }
+		{ out(); a = b = $1 }
+		END { out(); print "" }'
+}
+
+# bits N: the number of APIC ID bits QEMU gives a level of N items
+bits() {
+	local b=0
+	while [ $((1 << b)) -lt "$1" ]; do b=$((b + 1)); done
+	echo "$b"
+}
+
+# apic_id INDEX: the APIC ID QEMU gives vCPU INDEX (thread, core, die and
+# socket fields, each as wide as its count needs)
+apic_id() {
+	local t=$(($1 % THREADS)) c=$(($1 / THREADS % CORES))
+	local d=$(($1 / CCX_CPUS % CCX)) s=$(($1 / SOCKET_CPUS))
+	echo $(( ((s << APIC_DB | d) << APIC_CB | c) << APIC_TB | t ))
+}
 # SLIT distance between two nodes: 10 local, 12 same socket, 32 remote.
 node_distance() {
 	if [ "$1" -eq "$2" ]; then
@@ -100,4 +149,49 @@ node_distance() {
 	else
 		echo 32
 	fi
+}
+
+# milan_cpu QEMU: the -cpu argument of the Milan model.  TCG filters out
+# topoext, without which an AMD guest sees one L3 per socket; the
+# experimental x-force-features=on keeps it, so every other feature this
+# QEMU cannot emulate under TCG is switched off by name (asked of QEMU
+# itself) and topoext, CPUID information only, is the one forced.
+milan_cpu() {
+	local q=$1 want=EPYC-Milan,+topoext drop
+	[ "$NR_CPUS" -le 255 ] || want=$want,+x2apic
+	"$q" -device EPYC-Milan-x86_64-cpu,help 2>/dev/null | grep -q 'x-force-features=' ||
+		die "$q has no EPYC-Milan CPU with the x-force-features property, which MODEL=milan needs (MODEL=intel does not)"
+	drop=$(echo quit | "$q" -machine q35 -accel tcg -cpu "$want" -smp 1 -nodefaults \
+		-display none -S -monitor stdio -serial none 2>&1 >/dev/null |
+		sed -n "s/.*TCG doesn't support requested feature: CPUID\.[^.]*\.\([^ ]*\) .*/\1/p" |
+		grep -vx topoext || true)
+	! printf '%s\n' "$drop" | grep -qx x2apic ||
+		die "$q cannot emulate x2APIC under TCG, which $NR_CPUS CPUs need (QEMU 8.1 or later: make qemu-full)"
+	# shellcheck disable=SC2086
+	printf '%s%s,x-force-features=on\n' "$want" "$(printf ',-%s' $drop)"
+}
+
+# milan_madt: print the path of an uncompressed cpio holding
+# kernel/firmware/acpi/APIC.aml, the MADT that gives Linux's Milan
+# numbering for SHAPE (scripts/mkmadt.py), made once per shape.
+milan_madt() {
+	local f=$LAB_OUT/acpi/madt-milan-$SHAPE.cpio d q=0
+	if [ -s "$f" ] && [ "$f" -nt "$LAB_TOP/scripts/mkmadt.py" ] &&
+		[ "$f" -nt "$LAB_TOP/scripts/lib.sh" ]; then
+		printf '%s\n' "$f"
+		return
+	fi
+	d=$(mktemp -d)
+	mkdir -p "$d/kernel/firmware/acpi" "${f%/*}"
+	# shellcheck disable=SC2046
+	python3 "$LAB_TOP/scripts/mkmadt.py" -o "$d/kernel/firmware/acpi/APIC.aml" \
+		$(while [ "$q" -lt "$NR_CPUS" ]; do
+			echo "$(linux_cpu "$q") $q:$(apic_id "$q")"
+			q=$((q + 1))
+		done | sort -n | cut -d' ' -f2) || die "cannot write the MADT"
+	(cd "$d" && find kernel | cpio -o -H newc --quiet -R 0:0) >"$f.tmp" ||
+		die "cannot pack the MADT"
+	rm -rf "$d"
+	mv "$f.tmp" "$f"
+	printf '%s\n' "$f"
 }

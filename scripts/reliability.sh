@@ -13,7 +13,7 @@ Builds the debug configuration (lockdep, KASAN, UBSAN, kmemleak; see
 configs/debug.config) with the series and boots it three times in the
 shape SHAPE (default small: 64 CPUs, 2 cores per CCX; at 128 emulated CPUs
 the debug kernel's sched-domain rebuilds stall for minutes in kmemleak)
-with NPS (default 4):
+with NPS (default 4) and MODEL (default milan):
   1. hackbench (4 tasks over pipes) and a feature flipper running while
      CPUs cycle through hotplug and cpuset root partitions are created
      and destroyed (tests/guest/reliability-test.sh, CYCLES each, default
@@ -30,7 +30,7 @@ EOT
 [ "${1:-}" = --help ] && { usage; exit 0; }
 [ $# -eq 0 ] || { usage >&2; exit 2; }
 NPS=${NPS:-4} SHAPE=${SHAPE:-small}
-export NPS SHAPE
+export NPS SHAPE MODEL
 shape_init
 cycles=${CYCLES:-3} hotplug_max=${HOTPLUG_MAX:-4}
 case $cycles in ''|*[!0-9]*|0) die "CYCLES must be a positive number, not '$cycles'" ;; esac
@@ -47,11 +47,11 @@ flip="LAB_FEATURES='SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE' /la
 fds=2
 load="hackbench -p -g 1 -f $fds -l 200 >/dev/null"
 # the last LLC: CPU 0's node keeps its LLCs for the kselftest
-llc_last="$((NR_CPUS - CCX_CPUS))-$((NR_CPUS - 1))"
+llc_last=$(block_list "$CCX_CPUS" $((NR_CPUS - 1)))
 
 # run TAG APPEND CMD: one debug boot, its RESULT lines and a splat check
 run() {
-	local tag=$1 append=$2 cmd=$3 log=$logs/reliability-$1.log rc=0
+	local tag=$1 append=$2 cmd=$3 log=$logs/reliability-$MODEL-$SHAPE-nps$NPS-$1.log rc=0
 	note "booting $tag (${append:-no extra parameters})"
 	"$LAB_TOP/scripts/boot.sh" --kernel "$kernel" --nps "$NPS" --mem 4096 \
 		--timeout "${RELIABILITY_TIMEOUT:-7200}" ${append:+--append "$append"} \

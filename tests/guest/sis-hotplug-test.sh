@@ -7,29 +7,24 @@
 CYCLES=${CYCLES:-1}
 
 require_feature SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE
-llc=$(llc_of 0)
-width=$(( ${llc#*-} - ${llc%-*} + 1 ))
+llc1=$(llc 1)
 for f in SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE; do
 	echo "$f" >"$F"
 done
 
 sis-load pingpong 100000000 &
 p1=$!
-sis-load -c 0-$((2 * width - 1)) pingpong 100000000 &
+sis-load -c "$(llc 0),$llc1" pingpong 100000000 &
 p2=$!
 done=0
 c=0
 while [ "$c" -lt "$CYCLES" ]; do
-	cpu=$width
-	while [ "$cpu" -lt $((2 * width)) ]; do
+	for cpu in $(cpus "$llc1"); do
 		echo 0 >/sys/devices/system/cpu/cpu$cpu/online || break 2
-		cpu=$((cpu + 1))
 	done
 	sleep 1
-	cpu=$width
-	while [ "$cpu" -lt $((2 * width)) ]; do
+	for cpu in $(cpus "$llc1"); do
 		echo 1 >/sys/devices/system/cpu/cpu$cpu/online || break 2
-		cpu=$((cpu + 1))
 	done
 	c=$((c + 1))
 	done=$c

@@ -11,14 +11,32 @@ stat() {
 	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"
 }
 
-# hogs CPULIST: one spinning task on each CPU of an "a-b" range, until
-# stop_hogs
+# CPU lists are Linux's "0-3,64-67" form: under the Milan model an LLC or
+# a node has two ranges, and SMT siblings are n and n + NR_CPUS/2.
+# cpus LIST: its CPUs, one per line
+cpus() {
+	echo "$1" | tr ',' '\n' |
+		awk -F- 'NF { for (c = $1; c <= (NF > 1 ? $2 : $1); c++) print c }'
+}
+
+# count LIST: how many CPUs it holds
+count() {
+	cpus "$1" | wc -l
+}
+
+# first LIST: its first CPU; rest LIST: the others, as a list
+first() {
+	cpus "$1" | head -n1
+}
+rest() {
+	cpus "$1" | sed 1d | tr '\n' ',' | sed 's/,$//'
+}
+
+# hogs CPULIST: one spinning task on each CPU of the list, until stop_hogs
 hogs() {
-	c=${1%-*}
-	while [ "$c" -le "${1#*-}" ]; do
+	for c in $(cpus "$1"); do
 		sis-load -c "$c" spin 3600 &
 		HOGS="${HOGS:-} $!"
-		c=$((c + 1))
 	done
 	sleep 1
 }
@@ -29,10 +47,22 @@ stop_hogs() {
 	HOGS=
 }
 
-# llc_of CPU: the "a-b" list of CPU's last level cache
+# llc_of CPU: the cpulist of CPU's last level cache
 llc_of() {
 	idx=$(ls -d /sys/devices/system/cpu/cpu"$1"/cache/index* | sort | tail -n1)
 	cat "$idx/shared_cpu_list"
+}
+
+# llc N: the cpulist of the Nth LLC (0 is CPU 0's) in the order of their
+# first CPUs; the next LLC starts at the lowest CPU the earlier ones lack
+llc() {
+	i=0 c=0 seen=
+	while :; do
+		l=$(llc_of "$c")
+		[ "$i" -lt "$1" ] || { echo "$l"; return; }
+		seen="$seen,$l" i=$((i + 1))
+		c=$(cpus "$seen" | sort -n | awk '$1 == n { n++ } END { print n + 0 }')
+	done
 }
 
 # feature_state NAME: NAME or NO_NAME as the features file shows it,

@@ -8,9 +8,9 @@
 N=200
 
 require_feature SIS_NODE
-llc=$(llc_of 0)
-width=$(( ${llc#*-} - ${llc%-*} + 1 ))
-wide=0-$((2 * width - 1))
+llc=$(llc 0)
+llc1=$(llc 1)
+wide=$llc,$llc1
 was=$(feature_state SIS_NODE)
 
 hogs "$llc"
@@ -40,7 +40,7 @@ fi
 
 # SIS_NODE_LIMIT needs a third LLC in the node
 node=$(cat /sys/devices/system/node/node0/cpulist)
-if [ $(( ${node#*-} + 1 )) -lt $((3 * width)) ]; then
+if [ "$(count "$node")" -lt $((3 * $(count "$llc"))) ]; then
 	result sis-node-limit ok "skipped: node 0 ($node) has fewer than 3 LLCs"
 	exit 0
 fi
@@ -48,9 +48,9 @@ require_feature SIS_NODE_LIMIT SIS_NODE_MMC
 L=/sys/kernel/debug/sched/sis_node_limit
 old_limit=$(cat "$L")
 hogs "$llc"
-hogs "$width-$((2 * width - 1))"
+hogs "$llc1"
 echo SIS_NODE >"$F"
-wide=0-$((3 * width - 1))
+wide=$llc,$llc1,$(llc 2)
 for lim in 1 2; do
 	echo "$lim" >"$L"
 	echo SIS_NODE_LIMIT >"$F"

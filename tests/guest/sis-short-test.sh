@@ -12,10 +12,10 @@ llc=$(llc_of 0)
 was=$(feature_state SIS_SHORT)
 
 # every CPU of the LLC but the first is busy
-hogs "$(( ${llc%-*} + 1 ))-${llc#*-}"
+hogs "$(rest "$llc")"
 for f in NO_SIS_SHORT SIS_SHORT; do
 	echo "$f" >"$F"
-	sis-load -c "${llc%-*}" pingpong 100000000 "$llc" &
+	sis-load -c "$(first "$llc")" pingpong 100000000 "$llc" &
 	pair=$!
 	sleep 8
 	/lab/sis-stats.sh sleep 3 >"/tmp/$f" 2>&1

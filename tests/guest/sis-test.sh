@@ -26,7 +26,7 @@ cat /tmp/s1
 
 # 2. a full LLC with SIS_UTIL off: every scan probes the whole LLC
 llc=$(llc_of 0)
-width=$(( ${llc#*-} - ${llc%-*} + 1 ))
+width=$(count "$llc")
 echo NO_SIS_UTIL >"$F"
 hogs "$llc"
 /lab/sis-stats.sh sis-load -c "$llc" pingpong 3000 >/tmp/s2 2>&1
@@ -48,7 +48,7 @@ else
 fi
 
 # 3. one busy CPU: the audit finds no missed idle CPU
-hogs 2-2
+hogs 2
 /lab/sis-stats.sh --audit sis-load pingpong 20000 >/tmp/s3 2>&1
 stop_hogs
 cat /tmp/s3
