@@ -13,7 +13,11 @@ a cover letter (Documentation/cover-letter.txt, the results of the newest
 make bench run or of DIR, the base, the Link: tags of the patches) and one
 mail per patch.  Every mail must pass checkpatch.pl --strict.  To and Cc
 come from the kernel's scripts/get_maintainer.pl (maintainers and
-reviewers To, lists Cc).  Ends with git send-email --dry-run; --send
+reviewers To, lists Cc).  The series' own author and Signed-off-by
+are a placeholder (the From: of the first patch): the mails carry the
+sender's git identity instead (git config user.name and user.email, as
+git resolves them in this checkout), and without one the script stops,
+since the DCO needs a person.  Ends with git send-email --dry-run; --send
 really sends (needs sendemail.* configured in git).  The cover letter says
 the series is not yet rebased on tip:sched/core; LAB_BASE_NOTE replaces
 that line (e.g. after a KERNEL_SRC=tip run).
@@ -35,6 +39,14 @@ case $version in ''|*[!0-9]*|0) die "--version must be a positive number, not '$
 command -v git >/dev/null || die "git is not installed"
 [ -x "$(git --exec-path)/git-send-email" ] ||
 	die "git send-email is not installed (apt-get install git-email)"
+
+# the sender signs off: the series' placeholder author and sign-off become them
+name=$(git -C "$LAB_TOP" config --get user.name 2>/dev/null || true)
+email=$(git -C "$LAB_TOP" config --get user.email 2>/dev/null || true)
+[ -n "$name" ] && [ -n "$email" ] ||
+	die "no git identity: set git config user.name and user.email (the DCO needs a person)"
+from="$name <$email>"
+
 if [ -z "$results" ]; then
 	results=$(ls -d "$LAB_OUT"/bench/*/ 2>/dev/null | sort | tail -n1 || true)
 fi
@@ -51,11 +63,13 @@ fi
 patches=${LAB_PATCHES:-$LAB_TOP/patches}
 series=$(grep -v '^[[:space:]]*\(#\|$\)' "$patches/series")
 n=$(printf '%s\n' "$series" | wc -l)
-from=$(sed -n 's/^From: //p' "$patches/$(printf '%s\n' "$series" | head -n1)" | head -n1)
-[ -n "$from" ] || die "the first patch has no From: line"
-export GIT_AUTHOR_NAME=${from% <*} GIT_AUTHOR_EMAIL=${from##*<}
-GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL%>}
-export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+placeholder=$(sed -n 's/^From: //p' "$patches/$(printf '%s\n' "$series" | head -n1)" | head -n1)
+[ -n "$placeholder" ] || die "the first patch has no From: line"
+[ "$from" != "$placeholder" ] ||
+	die "git identity '$from' is the series' placeholder (the DCO needs a person)"
+
+export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
 
 # the base, committed once per source tree
@@ -77,8 +91,15 @@ fi
 git -C "$repo" am --abort >/dev/null 2>&1 || true
 git -C "$repo" checkout -q -f -B series lab-base
 git -C "$repo" clean -q -fdx
+signed=$(mktemp -d)
+trap 'rm -rf "$signed"' EXIT
 for p in $series; do
-	git -C "$repo" am -q "$patches/$p" >/dev/null 2>&1 || {
+	OLD=$placeholder NEW=$from awk '
+		!body && $0 == "From: " ENVIRON["OLD"] { print "From: " ENVIRON["NEW"]; next }
+		!body && $0 == "Signed-off-by: " ENVIRON["OLD"] { print "Signed-off-by: " ENVIRON["NEW"]; next }
+		/^---$/ { body = 1 }
+		{ print }' "$patches/$p" >"$signed/$p"
+	git -C "$repo" am -q "$signed/$p" >/dev/null 2>&1 || {
 		git -C "$repo" am --abort >/dev/null 2>&1 || true
 		die "$p does not apply with git am"
 	}
@@ -94,8 +115,7 @@ git -C "$repo" format-patch -q --cover-letter --thread=shallow \
 
 # the cover letter: text, results, base and links
 cover=$out/0000-cover-letter.patch
-body=$(mktemp)
-trap 'rm -f "$body"' EXIT
+body=$signed/cover-body
 {
 	tail -n +3 "$LAB_TOP/Documentation/cover-letter.txt"
 	echo
@@ -129,6 +149,13 @@ awk -v subj="$subject" -v bodyf="$body" '
 	/\*\*\* BLURB HERE \*\*\*/ { while ((getline l < bodyf) > 0) print l; next }
 	{ print }' "$cover" >"$cover.tmp"
 mv "$cover.tmp" "$cover"
+
+# no placeholder left: every mail is the sender's and signed off by them
+for m in "$out"/*.patch; do
+	! grep -qF "$placeholder" "$m" || die "${m##*/} still names the placeholder $placeholder"
+	case $m in */0000-cover-letter.patch) continue ;; esac
+	grep -qxF "Signed-off-by: $from" "$m" || die "${m##*/} has no Signed-off-by: $from"
+done
 
 # every mail must be checkpatch-clean
 for m in "$out"/*.patch; do

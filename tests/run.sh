@@ -9,6 +9,9 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [--help]
 
+Every boot uses the Milan model (MODEL, default milan) but the
+TEST_INTEL_NPS ones (default "1"; the Intel model, scaled shape, topology
+only).
 Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
 TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
 shape, "" for none), TEST_SMALL_NPS (default "4"; NPS modes booted in the
@@ -36,6 +39,8 @@ trap 'rm -rf "$tmp"' EXIT
 echo "== bad input"
 expect_error "unknown NPS" "unknown NPS '3'" "$S/boot.sh" --nps 3
 expect_error "unknown shape" "unknown SHAPE 'big'" "$S/boot.sh" --shape big
+expect_error "unknown model" "unknown MODEL 'epyc'" "$S/boot.sh" --model epyc
+expect_error "bench: unknown model" "unknown MODEL 'epyc'" env MODEL=epyc "$S/bench.sh"
 expect_error "missing tree" "KERNEL_SRC=$tmp/none: no such directory" \
 	env KERNEL_SRC="$tmp/none" "$S/apply-patches.sh"
 mkdir -p "$tmp/fake/kernel/sched" "$tmp/fakepatches"
@@ -57,6 +62,11 @@ expect_error "not a kernel tree" "does not look like a Linux source tree" \
 : >"$tmp/bzImage"
 expect_error "missing QEMU" "QEMU not found" \
 	env QEMU="$tmp/no-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
+# a QEMU whose CPU models lack x-force-features (before QEMU 4.1)
+printf '#!/bin/sh\necho "EPYC-Milan-x86_64-cpu options:"\n' >"$tmp/old-qemu"
+chmod +x "$tmp/old-qemu"
+expect_error "QEMU without x-force-features" "has no EPYC-Milan CPU with the x-force-features property" \
+	env QEMU="$tmp/old-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
 expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
 
 echo "== benchmark programs and report generator (host)"
@@ -168,11 +178,12 @@ else
 	notok "$(tail -n1 "$logs/sparse.err")"
 fi
 
-# boot_check SHAPE NPS GUEST-TESTS: one boot running lab-test.sh and the
-# given guest tests (NAME=VALUE words set their environment), then
-# topology, result and splat checks
+# boot_check SHAPE NPS GUEST-TESTS: one boot of MODEL (default milan)
+# running lab-test.sh and the given guest tests (NAME=VALUE words set their
+# environment), then topology, result and splat checks
 boot_check() {
-	local shape=$1 nps=$2 tag="$1 NPS$2" log=$logs/test-$1-nps$2.log
+	local shape=$1 nps=$2 model=${MODEL:-milan}
+	local tag="$model $1 NPS$2" log=$logs/test-$model-$1-nps$2.log
 	local feats=${TEST_FEATURES:-SIS_UTIL SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE} rc=0 cmd t
 	cmd="LAB_FEATURES='$feats' /lab/lab-test.sh"
 	for t in $3; do
@@ -182,18 +193,20 @@ boot_check() {
 		esac
 	done
 	echo "== boot $tag"
-	SHAPE=$shape NPS=$nps "$S/boot.sh" --log "$log" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
+	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
 		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")"
 		return
 	fi
 	ok "$tag: booted and ran the guest tests ($(grep -o 'LAB-BOOTED: [0-9]* cpus' "$log"))"
 	sed -n '/^TOPO-BEGIN/,/^TOPO-END/p' "$log" | tr -d '\r' |
-		grep -E '^(DOMAIN|NODE|LLC) ' | sort >"$tmp/got"
+		grep -E '^(DOMAIN|NODE|LLC|X86|VENDOR) ' | sort >"$tmp/got"
 	# shellcheck disable=SC2046
-	SHAPE=$shape NPS=$nps "$top/tests/expect-topology.sh" $([ "${TEST_MMC:-1}" = 0 ] || echo --mmc) |
-		sort >"$tmp/want"
-	for kind in DOMAIN NODE LLC; do
+	SHAPE=$shape NPS=$nps MODEL=$model "$top/tests/expect-topology.sh" \
+		$([ "${TEST_MMC:-1}" = 0 ] || echo --mmc) | sort >"$tmp/want"
+	# X86: APIC IDs and the LLC IDs the x86 code derived (on milan from
+	# AMD's CPUID 0x8000001D); VENDOR: the CPU vendor and topoext
+	for kind in DOMAIN NODE LLC X86 VENDOR; do
 		if diff <(grep "^$kind " "$tmp/want") <(grep "^$kind " "$tmp/got") \
 			>"$tmp/diff"; then
 			ok "$tag: $kind lines equal the Zen3 expectation ($(grep -c "^$kind " "$tmp/want"))"
@@ -226,6 +239,10 @@ done
 # the real 2x64C/128T shape: topology and features only, it boots slowly
 for nps in ${TEST_FULL_NPS-4}; do
 	boot_check full "$nps" ""
+done
+# the Intel model, kept for comparison: topology and features
+for nps in ${TEST_INTEL_NPS-1}; do
+	MODEL=intel boot_check scaled "$nps" ""
 done
 # the small shape make reliability boots, with one cycle of its faults
 # test on the plain kernel
@@ -260,7 +277,24 @@ if [ "${TEST_BENCH:-1}" = 1 ]; then
 fi
 
 echo "== mail"
-if "$S/mail.sh" --rfc ${d:+--results "$d"} >"$logs/mail.log" 2>&1; then
+# the series is signed off by a placeholder: mail.sh needs a person
+placeholder=$(sed -n 's/^From: //p' "$top/patches/$(grep -v '^[[:space:]]*\(#\|$\)' "$top/patches/series" | head -n1)" | head -n1)
+if git -C "$top" config --local --get user.name >/dev/null 2>&1; then
+	ok "mail: no identity: not checked, this checkout sets its own user.name"
+else
+	mkdir -p "$tmp/nohome"
+	expect_error "mail: no git identity" "no git identity: .*the DCO needs a person" \
+		env HOME="$tmp/nohome" XDG_CONFIG_HOME="$tmp/nohome" GIT_CONFIG_NOSYSTEM=1 \
+		GIT_CONFIG_GLOBAL=/dev/null "$S/mail.sh" --rfc
+fi
+expect_error "mail: the placeholder as identity" "is the series' placeholder" \
+	env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${placeholder% <*}" \
+	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$(printf '%s' "${placeholder##*<}" | tr -d '>')" \
+	"$S/mail.sh" --rfc
+sender="Lab Tester <lab.tester@example.org>"
+if env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${sender% <*}" \
+	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=lab.tester@example.org \
+	"$S/mail.sh" --rfc ${d:+--results "$d"} >"$logs/mail.log" 2>&1; then
 	ok "$(grep 'mails accepted' "$logs/mail.log" | sed 's/^mail.sh: //')"
 	m=$(tail -n1 "$logs/mail.log")
 	if grep -q '^Subject: \[RFC PATCH 00/' "$m/0000-cover-letter.patch" &&
@@ -269,6 +303,19 @@ if "$S/mail.sh" --rfc ${d:+--results "$d"} >"$logs/mail.log" 2>&1; then
 		ok "mail: cover letter filled in, Link: tags kept, PeterZ in To"
 	else
 		notok "mail: cover letter or addresses incomplete in $m"
+	fi
+	bad=''
+	for f in "$m"/0*.patch; do
+		if grep -qF "$placeholder" "$f" || ! grep -qxF "From: $sender" "$f"; then
+			bad="$bad ${f##*/}"
+		elif [ "${f##*/0000-}" = "${f##*/}" ] && ! grep -qxF "Signed-off-by: $sender" "$f"; then
+			bad="$bad ${f##*/}"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		ok "mail: every mail is from and signed off by the sender, no placeholder left"
+	else
+		notok "mail: placeholder or no sender sign-off in:$bad"
 	fi
 else
 	notok "make mail: $(tail -n1 "$logs/mail.log")"
