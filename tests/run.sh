@@ -17,7 +17,11 @@ TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
 shape, "" for none), TEST_SMALL_NPS (default "4"; NPS modes booted in the
 64-CPU shape with one cycle of reliability-test.sh, "" for none),
 TEST_FEATURES (sched features flipped in the guest),
-TEST_MMC=0 (expect no MMC level, for a tree without the series),
+TEST_BASE=0 (skip building and booting the base kernel, which every
+scaled NPS mode compares with the patched kernel's domains),
+TEST_MMC_NPS (default "1"; NPS modes booted with sched_mmc: MMC topology,
+SIS_NODE_MMC, MMC groups across LLC hotplug, the difference to the base),
+TEST_SPLIT=0 (skip the split_llc=2 sched_mmc boot),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default
 "qemu nonuma up"),
@@ -178,12 +182,16 @@ else
 	notok "$(tail -n1 "$logs/sparse.err")"
 fi
 
-# boot_check SHAPE NPS GUEST-TESTS: one boot of MODEL (default milan)
-# running lab-test.sh and the given guest tests (NAME=VALUE words set their
-# environment), then topology, result and splat checks
+# boot_check SHAPE NPS GUEST-TESTS [APPEND]: one boot of MODEL (default
+# milan) running lab-test.sh and the given guest tests (NAME=VALUE words
+# set their environment), with the extra kernel parameters APPEND, then
+# topology, result and splat checks.  The MMC level is expected only with
+# sched_mmc in APPEND.  The log is test-MODEL-SHAPE-npsN[-TAG].log, TAG
+# made of APPEND.
 boot_check() {
-	local shape=$1 nps=$2 model=${MODEL:-milan}
-	local tag="$model $1 NPS$2" log=$logs/test-$model-$1-nps$2.log
+	local shape=$1 nps=$2 append=${4:-} model=${MODEL:-milan}
+	local tag="$model $1 NPS$2${4:+ $4}"
+	local log=$logs/test-$model-$1-nps$2${4:+-$(echo "$4" | tr ' =,' '_-_')}.log
 	local feats=${TEST_FEATURES:-SIS_UTIL SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE} rc=0 cmd t
 	cmd="LAB_FEATURES='$feats' /lab/lab-test.sh"
 	for t in $3; do
@@ -193,7 +201,8 @@ boot_check() {
 		esac
 	done
 	echo "== boot $tag"
-	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
+	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" ${append:+--append "$append"} \
+		-- "$cmd" 2>"$tmp/boot.err" || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
 		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")"
 		return
@@ -203,7 +212,7 @@ boot_check() {
 		grep -E '^(DOMAIN|NODE|LLC|X86|VENDOR) ' | sort >"$tmp/got"
 	# shellcheck disable=SC2046
 	SHAPE=$shape NPS=$nps MODEL=$model "$top/tests/expect-topology.sh" \
-		$([ "${TEST_MMC:-1}" = 0 ] || echo --mmc) | sort >"$tmp/want"
+		$(case " $append " in *" sched_mmc "*) echo --mmc ;; esac) | sort >"$tmp/want"
 	# X86: APIC IDs and the LLC IDs the x86 code derived (on milan from
 	# AMD's CPUID 0x8000001D); VENDOR: the CPU vendor and topoext
 	for kind in DOMAIN NODE LLC X86 VENDOR; do
@@ -236,6 +245,97 @@ for nps in ${TEST_NPS-1 2 4}; do
 	[ "$nps" != 2 ] || extra=kselftest-test.sh
 	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh $extra}"
 done
+# dump_of LOG: the DOMAIN and PARAMS lines of the topology dump in LOG
+dump_of() {
+	sed -n '/^TOPO-BEGIN/,/^TOPO-END/p' "$1" | tr -d '\r' | grep -E '^(DOMAIN|PARAMS) ' | sort
+}
+# levels_of DUMP: CPU 0's levels bottom up, each with its imb_numa_nr
+levels_of() {
+	awk '$1 == "PARAMS" && $2 == 0 {
+		v = "-"
+		for (i = 5; i <= NF; i++) if ($i ~ /^imb_numa_nr=/) v = substr($i, 13)
+		l[$3] = $4 "(imb_numa_nr " v ")"
+	} END { for (i = 0; i in l; i++) printf "%s%s", i ? " " : "", l[i]; print "" }' "$1"
+}
+# dump_boot KERNEL SHAPE NPS APPEND LOG: boot KERNEL just to dump its topology
+dump_boot() {
+	SHAPE=$2 NPS=$3 MODEL=milan "$S/boot.sh" --kernel "$1" --log "$5" ${4:+--append "$4"} \
+		-- 'echo TOPO-BEGIN; /lab/topo-dump.sh; echo TOPO-END' 2>"$tmp/boot.err" &&
+		grep -q '^LAB-EXIT: 0' "$5"
+}
+
+# With every feature off and no opt-in, the patched kernel must build the
+# base kernel's domains: levels, names, spans, flags and every balancing
+# parameter.  The base carries only the series' first patch, which shows
+# imb_numa_nr in debugfs.
+base_kernel=
+if [ "${TEST_BASE:-1}" = 1 ]; then
+	echo "== the base kernel, with every feature off"
+	if base_kernel=$("$S/build-base.sh" 2>"$logs/build-base.log"); then
+		ok "base kernel built (the series' first patch only)"
+	else
+		notok "base kernel: $(tail -n1 "$logs/build-base.log")"
+		base_kernel=
+	fi
+fi
+if [ -n "$base_kernel" ]; then
+	for nps in ${TEST_NPS-1 2 4}; do
+		blog=$logs/test-base-milan-scaled-nps$nps.log
+		plog=$logs/test-milan-scaled-nps$nps.log
+		if ! dump_boot "$base_kernel" scaled "$nps" "" "$blog"; then
+			notok "base NPS$nps: boot failed: $(tail -n1 "$tmp/boot.err")"
+			continue
+		fi
+		dump_of "$blog" >"$tmp/base-nps$nps"
+		dump_of "$plog" >"$tmp/patched"
+		if [ ! -s "$tmp/patched" ]; then
+			notok "features off = base, NPS$nps: no dump of the patched kernel in $plog"
+		elif diff "$tmp/base-nps$nps" "$tmp/patched" >"$tmp/diff"; then
+			ok "features off = base, NPS$nps: same levels, names, spans, flags and balancing parameters ($(grep -c . "$tmp/patched") lines)"
+		else
+			notok "features off = base, NPS$nps: $(grep -c '^>' "$tmp/diff") lines differ; CPU 0 base: $(levels_of "$tmp/base-nps$nps"); patched: $(levels_of "$tmp/patched"); first: $(grep '^[<>]' "$tmp/diff" | head -n2 | tr '\n' ' ')"
+		fi
+	done
+fi
+
+# The opt-in MMC level (sched_mmc): its topology, SIS_NODE_MMC bounded by
+# it, groups that stay when an LLC goes offline, and what it changes
+# against the base, named and measured
+for nps in ${TEST_MMC_NPS-1}; do
+	boot_check scaled "$nps" "sis-node-test.sh mmc-test.sh" sched_mmc
+	mlog=$logs/test-milan-scaled-nps$nps-sched_mmc.log
+	if [ -s "$tmp/base-nps$nps" ] && [ -n "$(dump_of "$mlog")" ]; then
+		dump_of "$mlog" >"$tmp/mmc"
+		ok "sched_mmc NPS$nps against the base: CPU 0 base: $(levels_of "$tmp/base-nps$nps"); sched_mmc: $(levels_of "$tmp/mmc")"
+	fi
+done
+
+# split_llc=2 halves every LLC (same LLC ID): the MMC groups must keep
+# their spans equal or disjoint, or topology_span_sane() leaves every CPU
+# without domains
+if [ "${TEST_SPLIT:-1}" = 1 ]; then
+	echo "== boot milan scaled NPS1 split_llc=2 sched_mmc"
+	slog=$logs/test-milan-scaled-nps1-split_llc.log
+	if dump_boot "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" scaled 1 "split_llc=2 sched_mmc" "$slog"; then
+		dump_of "$slog" | grep '^DOMAIN' >"$tmp/split"
+		n=$(awk '{ print $2 }' "$tmp/split" | sort -u | wc -l)
+		mc=$(awk '$2 == 0 && $4 == "MC" { print $5 }' "$tmp/split")
+		mcw=$(echo "$mc" | tr ',' '\n' | awk -F- 'NF { n += (NF > 1 ? $2 - $1 + 1 : 1) } END { print n + 0 }')
+		# every MMC span, and whether two of them overlap without being equal
+		bad=$(awk '$4 == "MMC" { s[$5] = 1 } END {
+			for (a in s) { split(a, r, ","); for (i in r) { n = split(r[i], e, "-")
+				for (c = e[1]; c <= e[n]; c++) { if (c in owner && owner[c] != a) print c; owner[c] = a } } } }' \
+			"$tmp/split" | head -n1)
+		if [ "$n" = 128 ] && [ "$mcw" = 4 ] && grep -q ' MMC ' "$tmp/split" &&
+			[ -z "$bad" ] && [ -z "$(splats "$slog")" ]; then
+			ok "split_llc=2 with MMC: all 128 CPUs have domains, CPU 0's MC is half an LLC ($mc), MMC spans equal or disjoint, no splat"
+		else
+			notok "split_llc=2 with MMC: $n CPUs with domains, CPU 0's MC ${mc:-none}, overlapping MMC at CPU ${bad:-none}, splat: $(splats "$slog" | head -n1)"
+		fi
+	else
+		notok "split_llc=2 boot failed: $(tail -n1 "$tmp/boot.err")"
+	fi
+fi
 # the real 2x64C/128T shape: topology and features only, it boots slowly
 for nps in ${TEST_FULL_NPS-4}; do
 	boot_check full "$nps" ""
@@ -299,7 +399,7 @@ if env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${sende
 	m=$(tail -n1 "$logs/mail.log")
 	if grep -q '^Subject: \[RFC PATCH 00/' "$m/0000-cover-letter.patch" &&
 		! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$m/0000-cover-letter.patch" &&
-		grep -q '^Link:' "$m"/0003-*.patch && grep -q 'peterz@infradead.org' "$m/to"; then
+		grep -q '^Link:' "$m"/*-Search-the-other-LLCs-of-the-node*.patch && grep -q 'peterz@infradead.org' "$m/to"; then
 		ok "mail: cover letter filled in, Link: tags kept, PeterZ in To"
 	else
 		notok "mail: cover letter or addresses incomplete in $m"

@@ -6,6 +6,11 @@
 #   LLC <cpu> <shared_cpu_list of the last cache level>
 #   X86 <cpu> <apicid> <llc_id>          (debugfs x86/topo/cpus/N)
 #   VENDOR <vendor_id> topoext|no-topoext
+#   PARAMS <cpu> <level> <name> <file>=<value>...
+# PARAMS lists every balancing parameter debugfs shows for the domain but
+# the measured max_newidle_lb_cost: the kernel with every feature off is
+# compared with its base by them (imb_numa_nr is shown by the series'
+# first patch).
 # in one awk pass: a process per file takes minutes at 256 CPUs under TCG.
 set -eu
 D=/sys/kernel/debug/sched/domains
@@ -56,12 +61,24 @@ function field(f, key,    l, v) {
 	close(f)
 	return v
 }
+BEGIN {
+	np = split("level min_interval max_interval busy_factor imbalance_pct " \
+		"cache_nice_tries imb_numa_nr groups_flags", pl, " ")
+}
 $1 ~ /^cpu[0-9]+$/ { cpu = substr($1, 4); cpus[++ncpus] = cpu }
 $1 ~ /^domain[0-9]+$/ {
 	lvl = substr($1, 7)
 	fl = line1(D "/cpu" cpu "/domain" lvl "/flags")
 	sub(/[ \t]+$/, "", fl)
 	print "DOMAIN", cpu, lvl, $2, hexlist($3), fl
+	d = D "/cpu" cpu "/domain" lvl "/"
+	p = ""
+	for (i = 1; i <= np; i++) {
+		v = line1(d pl[i])
+		sub(/[ \t]+$/, "", v)
+		if (v != "") p = p " " pl[i] "=" v
+	}
+	print "PARAMS", cpu, lvl, $2 p
 }
 END {
 	n = split(nodes, nl, " ")
