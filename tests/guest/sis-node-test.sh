@@ -3,7 +3,8 @@
 # LLC full, a task woken there lands on an idle CPU of the next LLC only
 # while SIS_NODE is on; with the next LLC full too, SIS_NODE_LIMIT with
 # sis_node_limit=1, or SIS_NODE_MMC (the pair of LLCs 0 and 1), stops the
-# search before the idle third LLC.
+# search before the idle third LLC; a wakee allowed only LLCs 0 and 3
+# costs one LLC scan per wakeup, not one per LLC of the node.
 . /lab/sis-lib.sh
 N=200
 
@@ -38,8 +39,29 @@ else
 	result sis-node-on FAIL "node_hits ${hits:-?}, audit_node_miss ${miss:-?} of $N"
 fi
 
-# SIS_NODE_LIMIT needs a third LLC in the node
+# The walk visits only LLCs the wakee may use: allowed CPU 0's LLC and the
+# fourth LLC of the node, each wakeup scans one other LLC, not three
 node=$(cat /sys/devices/system/node/node0/cpulist)
+if [ "$(count "$node")" -ge $((4 * $(count "$llc"))) ]; then
+	hogs "$llc"
+	echo SIS_NODE >"$F"
+	/lab/sis-stats.sh sis-load -c "$llc" wakeups "$N" "$llc,$(llc 3)" >/tmp/allowed 2>&1
+	echo "$was" >"$F"
+	stop_hogs
+	echo "== SIS_NODE, wakee allowed LLCs 0 and 3"
+	cat /tmp/allowed
+	scans=$(stat node_scans /tmp/allowed)
+	hits=$(stat node_hits /tmp/allowed)
+	if [ "${hits:-0}" -ge $((N * 9 / 10)) ] && [ "${scans:-0}" -le $((N * 11 / 10)) ]; then
+		result sis-node-allowed ok "$scans LLC scans, $hits hits for $N wakeups allowed LLCs 0 and 3"
+	else
+		result sis-node-allowed FAIL "${scans:-?} LLC scans, ${hits:-?} hits for $N wakeups allowed LLCs 0 and 3 (want one scan per wakeup)"
+	fi
+else
+	result sis-node-allowed ok "skipped: node 0 ($node) has fewer than 4 LLCs"
+fi
+
+# SIS_NODE_LIMIT needs a third LLC in the node
 if [ "$(count "$node")" -lt $((3 * $(count "$llc"))) ]; then
 	result sis-node-limit ok "skipped: node 0 ($node) has fewer than 3 LLCs"
 	exit 0
