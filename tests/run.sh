@@ -7,7 +7,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--help]
+usage: ${0##*/} [--help] [SECTION...]
+
+Runs the named sections, in this order when none is named: bad-input,
+host (benchmark programs' self-tests, report generator), patches
+(checkpatch, every prefix built), build, configs (nonuma, up, sparse),
+boots (needs the build), bench, mail.
 
 Every boot uses the Milan model (MODEL, default milan) but the
 TEST_INTEL_NPS ones (default "1"; the Intel model, scaled shape, topology
@@ -40,147 +45,162 @@ mkdir -p "$logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "== bad input"
-expect_error "unknown NPS" "unknown NPS '3'" "$S/boot.sh" --nps 3
-expect_error "unknown shape" "unknown SHAPE 'big'" "$S/boot.sh" --shape big
-expect_error "unknown model" "unknown MODEL 'epyc'" "$S/boot.sh" --model epyc
-expect_error "bench: unknown model" "unknown MODEL 'epyc'" env MODEL=epyc "$S/bench.sh"
-expect_error "missing tree" "KERNEL_SRC=$tmp/none: no such directory" \
-	env KERNEL_SRC="$tmp/none" "$S/apply-patches.sh"
-mkdir -p "$tmp/fake/kernel/sched" "$tmp/fakepatches"
-printf 'all:\n' >"$tmp/fake/Makefile"
-printf 'int a;\n' >"$tmp/fake/kernel/sched/fair.c"
-cat >"$tmp/fakepatches/0001-broken.patch" <<'EOT'
---- a/kernel/sched/fair.c
-+++ b/kernel/sched/fair.c
-@@ -1 +1 @@
--int b;
-+int c;
-EOT
-echo 0001-broken.patch >"$tmp/fakepatches/series"
-expect_error "broken patch" "error: 0001-broken.patch does not apply" \
-	env KERNEL_SRC="$tmp/fake" LAB_PATCHES="$tmp/fakepatches" LAB_OUT="$tmp/out" \
-	"$S/apply-patches.sh"
-expect_error "not a kernel tree" "does not look like a Linux source tree" \
-	env KERNEL_SRC="$tmp/fakepatches" LAB_OUT="$tmp/out" "$S/apply-patches.sh"
-: >"$tmp/bzImage"
-expect_error "missing QEMU" "QEMU not found" \
-	env QEMU="$tmp/no-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
-# a QEMU whose CPU models lack x-force-features (before QEMU 4.1)
-printf '#!/bin/sh\necho "EPYC-Milan-x86_64-cpu options:"\n' >"$tmp/old-qemu"
-chmod +x "$tmp/old-qemu"
-expect_error "QEMU without x-force-features" "has no EPYC-Milan CPU with the x-force-features property" \
-	env QEMU="$tmp/old-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
-expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
+# bad input: one clear line each, no damage
+sec_bad_input() {
+	echo "== bad input"
+	expect_error "unknown NPS" "unknown NPS '3'" "$S/boot.sh" --nps 3
+	expect_error "unknown shape" "unknown SHAPE 'big'" "$S/boot.sh" --shape big
+	expect_error "unknown model" "unknown MODEL 'epyc'" "$S/boot.sh" --model epyc
+	expect_error "bench: unknown model" "unknown MODEL 'epyc'" env MODEL=epyc "$S/bench.sh"
+	expect_error "missing tree" "KERNEL_SRC=$tmp/none: no such directory" \
+		env KERNEL_SRC="$tmp/none" "$S/apply-patches.sh"
+	mkdir -p "$tmp/fake/kernel/sched" "$tmp/fakepatches"
+	printf 'all:\n' >"$tmp/fake/Makefile"
+	printf 'int a;\n' >"$tmp/fake/kernel/sched/fair.c"
+	cat >"$tmp/fakepatches/0001-broken.patch" <<-'EOT'
+	--- a/kernel/sched/fair.c
+	+++ b/kernel/sched/fair.c
+	@@ -1 +1 @@
+	-int b;
+	+int c;
+	EOT
+	echo 0001-broken.patch >"$tmp/fakepatches/series"
+	expect_error "broken patch" "error: 0001-broken.patch does not apply" \
+		env KERNEL_SRC="$tmp/fake" LAB_PATCHES="$tmp/fakepatches" LAB_OUT="$tmp/out" \
+		"$S/apply-patches.sh"
+	expect_error "not a kernel tree" "does not look like a Linux source tree" \
+		env KERNEL_SRC="$tmp/fakepatches" LAB_OUT="$tmp/out" "$S/apply-patches.sh"
+	: >"$tmp/bzImage"
+	expect_error "missing QEMU" "QEMU not found" \
+		env QEMU="$tmp/no-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
+	# a QEMU whose CPU models lack x-force-features (before QEMU 4.1)
+	printf '#!/bin/sh\necho "EPYC-Milan-x86_64-cpu options:"\n' >"$tmp/old-qemu"
+	chmod +x "$tmp/old-qemu"
+	expect_error "QEMU without x-force-features" "has no EPYC-Milan CPU with the x-force-features property" \
+		env QEMU="$tmp/old-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
+	expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
+}
 
-echo "== benchmark programs and report generator (host)"
-if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
-	while read -r line; do
-		ok "$line"
-	done < <(grep 'self-test: ok' "$logs/tools-check.log")
-else
-	notok "tools self-tests: $(tail -n1 "$logs/tools-check.log")"
-fi
-# fixed inputs with known outputs: sign rule (lower-is-better baselines
-# print -0.00), CV, HMean and Median statistics, both significance tests,
-# [Verification Run] rows
-rep=$top/tests/report
-for t in norm:--format=norm old:--format=old norm-welch:--sig=welch; do
-	name=${t%%:*}
-	# shellcheck disable=SC2046
-	if "$S/bench-report.sh" $(echo "${t#*:}" | tr '=' ' ') "$rep/results.csv" >"$tmp/rep" 2>&1 &&
-		diff -u "$rep/expect-$name.txt" "$tmp/rep" >"$tmp/rep.diff"; then
-		ok "bench-report $name output equals tests/report/expect-$name.txt"
+# the benchmark programs' self-tests and the report generator (host)
+sec_host() {
+	echo "== benchmark programs and report generator (host)"
+	if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
+		while read -r line; do
+			ok "$line"
+		done < <(grep 'self-test: ok' "$logs/tools-check.log")
 	else
-		notok "bench-report $name: $(head -n8 "$tmp/rep.diff" "$tmp/rep" | tr '\n' ' ')"
+		notok "tools self-tests: $(tail -n1 "$logs/tools-check.log")"
 	fi
-done
-if "$S/bench-report.sh" --format json "$rep/results.csv" |
-	python3 -c 'import json, sys; json.load(sys.stdin)' 2>/dev/null; then
-	ok "bench-report json output parses"
-else
-	notok "bench-report json output is not valid"
-fi
-if [ "$("$S/bench-report.sh" --format json "$rep/results.csv" | grep -c '"marker": "\*"')" = 1 ]; then
-	ok "bench-report marks exactly the one significant regression of the fixture"
-else
-	notok "bench-report marks $("$S/bench-report.sh" --format json "$rep/results.csv" | grep -c '"marker": "\*"') regressions, expected 1"
-fi
-outl=$(awk -f "$S/bench-stats.awk" -v mode=outliers "$S/bench-meta.txt" "$rep/results.csv")
-if [ "$outl" = "hackbench:1 SIS_CORE" ]; then
-	ok "outlier selection picks the regressed case for re-running ($outl)"
-else
-	notok "outlier selection: got '$outl', expected 'hackbench:1 SIS_CORE'"
-fi
-expect_error "report: unknown format" "unknown format 'xml'" "$S/bench-report.sh" --format xml "$rep/results.csv"
-expect_error "report: not a results file" "is not a bench results file" "$S/bench-report.sh" "$rep/system.txt"
-expect_error "bench: bad ROUNDS" "ROUNDS must be a positive number" env ROUNDS=x "$S/bench.sh"
-
-echo "== patches"
-tree=$LAB_OUT/tree
-if "$S/apply-patches.sh" --upto 0 >/dev/null 2>"$logs/patch.log"; then
-	while read -r p; do
-		case $p in ''|'#'*) continue ;; esac
-		# from the kernel tree: inside our git checkout checkpatch
-		# takes diff context lines for its own repository's files
-		out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --no-tree \
-			"$top/patches/$p" 2>&1 | grep '^total:')
-		case $out in
-		"total: 0 errors, 0 warnings, 0 checks,"*) ok "checkpatch --strict: $p" ;;
-		*) notok "checkpatch --strict: $p: $out" ;;
-		esac
-	done <"$top/patches/series"
-else
-	notok "cannot prepare the tree: $(tail -n1 "$logs/patch.log")"
-fi
-if [ "${TEST_BISECT:-1}" = 1 ]; then
-	# qemu; nonuma: CONFIG_NUMA=n; up: !SMP, hence also SCHED_SMT=n
-	cfgs=${TEST_BISECT_CONFIGS:-qemu nonuma up}
-	# shellcheck disable=SC2086
-	if "$S/bisect-build.sh" $cfgs 2>"$logs/bisect.err"; then
-		ok "every prefix of the series builds with: $cfgs ($(grep -c ' build ' "$logs/bisect.err") steps, no warnings)"
+	# fixed inputs with known outputs: sign rule (lower-is-better baselines
+	# print -0.00), CV, HMean and Median statistics, both significance tests,
+	# [Verification Run] rows
+	rep=$top/tests/report
+	for t in norm:--format=norm old:--format=old norm-welch:--sig=welch; do
+		name=${t%%:*}
+		# shellcheck disable=SC2046
+		if "$S/bench-report.sh" $(echo "${t#*:}" | tr '=' ' ') "$rep/results.csv" >"$tmp/rep" 2>&1 &&
+			diff -u "$rep/expect-$name.txt" "$tmp/rep" >"$tmp/rep.diff"; then
+			ok "bench-report $name output equals tests/report/expect-$name.txt"
+		else
+			notok "bench-report $name: $(head -n8 "$tmp/rep.diff" "$tmp/rep" | tr '\n' ' ')"
+		fi
+	done
+	if "$S/bench-report.sh" --format json "$rep/results.csv" |
+		python3 -c 'import json, sys; json.load(sys.stdin)' 2>/dev/null; then
+		ok "bench-report json output parses"
 	else
-		notok "bisect build: $(tail -n1 "$logs/bisect.err")"
+		notok "bench-report json output is not valid"
 	fi
-fi
-
-echo "== build"
-if "$S/apply-patches.sh" >/dev/null 2>"$logs/patch.log"; then
-	ok "patches/series applies ($(grep -c . "$top/patches/series" || true) patches)"
-else
-	notok "patches/series does not apply: $(tail -n1 "$logs/patch.log")"
-	summary
-	exit 1
-fi
-if "$S/build.sh" qemu >/dev/null 2>"$logs/build-qemu.log"; then
-	ok "bzImage (qemu config) built"
-else
-	notok "build failed: $(tail -n3 "$logs/build-qemu.log")"
-	summary
-	exit 1
-fi
-# the other fragments must at least configure (every option kept)
-for cfg in debug zen3; do
-	if "$S/build.sh" --config-only "$cfg" >/dev/null 2>"$logs/config-$cfg.log"; then
-		ok "the $cfg configuration keeps every option of its fragments"
+	if [ "$("$S/bench-report.sh" --format json "$rep/results.csv" | grep -c '"marker": "\*"')" = 1 ]; then
+		ok "bench-report marks exactly the one significant regression of the fixture"
 	else
-		notok "$cfg configuration: $(tail -n1 "$logs/config-$cfg.log")"
+		notok "bench-report marks $("$S/bench-report.sh" --format json "$rep/results.csv" | grep -c '"marker": "\*"') regressions, expected 1"
 	fi
-done
+	outl=$(awk -f "$S/bench-stats.awk" -v mode=outliers "$S/bench-meta.txt" "$rep/results.csv")
+	if [ "$outl" = "hackbench:1 SIS_CORE" ]; then
+		ok "outlier selection picks the regressed case for re-running ($outl)"
+	else
+		notok "outlier selection: got '$outl', expected 'hackbench:1 SIS_CORE'"
+	fi
+	expect_error "report: unknown format" "unknown format 'xml'" "$S/bench-report.sh" --format xml "$rep/results.csv"
+	expect_error "report: not a results file" "is not a bench results file" "$S/bench-report.sh" "$rep/system.txt"
+	expect_error "bench: bad ROUNDS" "ROUNDS must be a positive number" env ROUNDS=x "$S/bench.sh"
+}
 
-echo "== other configurations and sparse"
-if "$S/build-configs.sh" nonuma up 2>"$logs/build-configs.err"; then
-	while read -r line; do
-		ok "${line#build-configs.sh: }"
-	done <"$logs/build-configs.err"
-else
-	notok "$(tail -n1 "$logs/build-configs.err")"
-fi
-if "$S/sparse-check.sh" 2>"$logs/sparse.err"; then
-	ok "$(tail -n1 "$logs/sparse.err" | sed 's/^sparse-check.sh: //')"
-else
-	notok "$(tail -n1 "$logs/sparse.err")"
-fi
+# checkpatch on every patch, every prefix built
+sec_patches() {
+	echo "== patches"
+	tree=$LAB_OUT/tree
+	if "$S/apply-patches.sh" --upto 0 >/dev/null 2>"$logs/patch.log"; then
+		while read -r p; do
+			case $p in ''|'#'*) continue ;; esac
+			# from the kernel tree: inside our git checkout checkpatch
+			# takes diff context lines for its own repository's files
+			out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --no-tree \
+				"$top/patches/$p" 2>&1 | grep '^total:')
+			case $out in
+			"total: 0 errors, 0 warnings, 0 checks,"*) ok "checkpatch --strict: $p" ;;
+			*) notok "checkpatch --strict: $p: $out" ;;
+			esac
+		done <"$top/patches/series"
+	else
+		notok "cannot prepare the tree: $(tail -n1 "$logs/patch.log")"
+	fi
+	if [ "${TEST_BISECT:-1}" = 1 ]; then
+		# qemu; nonuma: CONFIG_NUMA=n; up: !SMP, hence also SCHED_SMT=n
+		cfgs=${TEST_BISECT_CONFIGS:-qemu nonuma up}
+		# shellcheck disable=SC2086
+		if "$S/bisect-build.sh" $cfgs 2>"$logs/bisect.err"; then
+			ok "every prefix of the series builds with: $cfgs ($(grep -c ' build ' "$logs/bisect.err") steps, no warnings)"
+		else
+			notok "bisect build: $(tail -n1 "$logs/bisect.err")"
+		fi
+	fi
+}
+
+# the series applies and the kernel builds
+sec_build() {
+	echo "== build"
+	if "$S/apply-patches.sh" >/dev/null 2>"$logs/patch.log"; then
+		ok "patches/series applies ($(grep -c . "$top/patches/series" || true) patches)"
+	else
+		notok "patches/series does not apply: $(tail -n1 "$logs/patch.log")"
+		summary
+		exit 1
+	fi
+	if "$S/build.sh" qemu >/dev/null 2>"$logs/build-qemu.log"; then
+		ok "bzImage (qemu config) built"
+	else
+		notok "build failed: $(tail -n3 "$logs/build-qemu.log")"
+		summary
+		exit 1
+	fi
+	# the other fragments must at least configure (every option kept)
+	for cfg in debug zen3; do
+		if "$S/build.sh" --config-only "$cfg" >/dev/null 2>"$logs/config-$cfg.log"; then
+			ok "the $cfg configuration keeps every option of its fragments"
+		else
+			notok "$cfg configuration: $(tail -n1 "$logs/config-$cfg.log")"
+		fi
+	done
+}
+
+# the other configurations and sparse
+sec_configs() {
+	echo "== other configurations and sparse"
+	if "$S/build-configs.sh" nonuma up 2>"$logs/build-configs.err"; then
+		while read -r line; do
+			ok "${line#build-configs.sh: }"
+		done <"$logs/build-configs.err"
+	else
+		notok "$(tail -n1 "$logs/build-configs.err")"
+	fi
+	if "$S/sparse-check.sh" 2>"$logs/sparse.err"; then
+		ok "$(tail -n1 "$logs/sparse.err" | sed 's/^sparse-check.sh: //')"
+	else
+		notok "$(tail -n1 "$logs/sparse.err")"
+	fi
+}
 
 # boot_check SHAPE NPS GUEST-TESTS [APPEND]: one boot of MODEL (default
 # milan) running lab-test.sh and the given guest tests (NAME=VALUE words
@@ -237,14 +257,6 @@ boot_check() {
 	fi
 }
 
-for nps in ${TEST_NPS-1 2 4}; do
-	# slow tests under TCG run in one NPS mode each: CPU hotplug in NPS4,
-	# the kselftest in NPS2
-	extra=
-	[ "$nps" != 4 ] || extra=sis-hotplug-test.sh
-	[ "$nps" != 2 ] || extra=kselftest-test.sh
-	boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh $extra}"
-done
 # dump_of LOG: the DOMAIN and PARAMS lines of the topology dump in LOG
 dump_of() {
 	sed -n '/^TOPO-BEGIN/,/^TOPO-END/p' "$1" | tr -d '\r' | grep -E '^(DOMAIN|PARAMS) ' | sort
@@ -264,161 +276,189 @@ dump_boot() {
 		grep -q '^LAB-EXIT: 0' "$5"
 }
 
-# With every feature off and no opt-in, the patched kernel must build the
-# base kernel's domains: levels, names, spans, flags and every balancing
-# parameter.  The base carries only the series' first patch, which shows
-# imb_numa_nr in debugfs.
-base_kernel=
-if [ "${TEST_BASE:-1}" = 1 ]; then
-	echo "== the base kernel, with every feature off"
-	if base_kernel=$("$S/build-base.sh" 2>"$logs/build-base.log"); then
-		ok "base kernel built (the series' first patch only)"
-	else
-		notok "base kernel: $(tail -n1 "$logs/build-base.log")"
-		base_kernel=
-	fi
-fi
-if [ -n "$base_kernel" ]; then
+# the guest boots: topology, guest tests, base comparison, MMC
+sec_boots() {
 	for nps in ${TEST_NPS-1 2 4}; do
-		blog=$logs/test-base-milan-scaled-nps$nps.log
-		plog=$logs/test-milan-scaled-nps$nps.log
-		if ! dump_boot "$base_kernel" scaled "$nps" "" "$blog"; then
-			notok "base NPS$nps: boot failed: $(tail -n1 "$tmp/boot.err")"
-			continue
-		fi
-		dump_of "$blog" >"$tmp/base-nps$nps"
-		dump_of "$plog" >"$tmp/patched"
-		if [ ! -s "$tmp/patched" ]; then
-			notok "features off = base, NPS$nps: no dump of the patched kernel in $plog"
-		elif diff "$tmp/base-nps$nps" "$tmp/patched" >"$tmp/diff"; then
-			ok "features off = base, NPS$nps: same levels, names, spans, flags and balancing parameters ($(grep -c . "$tmp/patched") lines)"
-		else
-			notok "features off = base, NPS$nps: $(grep -c '^>' "$tmp/diff") lines differ; CPU 0 base: $(levels_of "$tmp/base-nps$nps"); patched: $(levels_of "$tmp/patched"); first: $(grep '^[<>]' "$tmp/diff" | head -n2 | tr '\n' ' ')"
-		fi
+		# slow tests under TCG run in one NPS mode each: CPU hotplug in NPS4,
+		# the kselftest in NPS2
+		extra=
+		[ "$nps" != 4 ] || extra=sis-hotplug-test.sh
+		[ "$nps" != 2 ] || extra=kselftest-test.sh
+		boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-short-test.sh sis-core-test.sh $extra}"
 	done
-fi
-
-# The opt-in MMC level (sched_mmc): its topology, SIS_NODE_MMC bounded by
-# it, groups that stay when an LLC goes offline, and what it changes
-# against the base, named and measured
-for nps in ${TEST_MMC_NPS-1}; do
-	boot_check scaled "$nps" "sis-node-test.sh mmc-test.sh" sched_mmc
-	mlog=$logs/test-milan-scaled-nps$nps-sched_mmc.log
-	if [ -s "$tmp/base-nps$nps" ] && [ -n "$(dump_of "$mlog")" ]; then
-		dump_of "$mlog" >"$tmp/mmc"
-		ok "sched_mmc NPS$nps against the base: CPU 0 base: $(levels_of "$tmp/base-nps$nps"); sched_mmc: $(levels_of "$tmp/mmc")"
-	fi
-done
-
-# split_llc=2 halves every LLC (same LLC ID): the MMC groups must keep
-# their spans equal or disjoint, or topology_span_sane() leaves every CPU
-# without domains
-if [ "${TEST_SPLIT:-1}" = 1 ]; then
-	echo "== boot milan scaled NPS1 split_llc=2 sched_mmc"
-	slog=$logs/test-milan-scaled-nps1-split_llc.log
-	if dump_boot "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" scaled 1 "split_llc=2 sched_mmc" "$slog"; then
-		dump_of "$slog" | grep '^DOMAIN' >"$tmp/split"
-		n=$(awk '{ print $2 }' "$tmp/split" | sort -u | wc -l)
-		mc=$(awk '$2 == 0 && $4 == "MC" { print $5 }' "$tmp/split")
-		mcw=$(echo "$mc" | tr ',' '\n' | awk -F- 'NF { n += (NF > 1 ? $2 - $1 + 1 : 1) } END { print n + 0 }')
-		# every MMC span, and whether two of them overlap without being equal
-		bad=$(awk '$4 == "MMC" { s[$5] = 1 } END {
-			for (a in s) { split(a, r, ","); for (i in r) { n = split(r[i], e, "-")
-				for (c = e[1]; c <= e[n]; c++) { if (c in owner && owner[c] != a) print c; owner[c] = a } } } }' \
-			"$tmp/split" | head -n1)
-		if [ "$n" = 128 ] && [ "$mcw" = 4 ] && grep -q ' MMC ' "$tmp/split" &&
-			[ -z "$bad" ] && [ -z "$(splats "$slog")" ]; then
-			ok "split_llc=2 with MMC: all 128 CPUs have domains, CPU 0's MC is half an LLC ($mc), MMC spans equal or disjoint, no splat"
+	# With every feature off and no opt-in, the patched kernel must build the
+	# base kernel's domains: levels, names, spans, flags and every balancing
+	# parameter.  The base carries only the series' first patch, which shows
+	# imb_numa_nr in debugfs.
+	base_kernel=
+	if [ "${TEST_BASE:-1}" = 1 ]; then
+		echo "== the base kernel, with every feature off"
+		if base_kernel=$("$S/build-base.sh" 2>"$logs/build-base.log"); then
+			ok "base kernel built (the series' first patch only)"
 		else
-			notok "split_llc=2 with MMC: $n CPUs with domains, CPU 0's MC ${mc:-none}, overlapping MMC at CPU ${bad:-none}, splat: $(splats "$slog" | head -n1)"
+			notok "base kernel: $(tail -n1 "$logs/build-base.log")"
+			base_kernel=
 		fi
-	else
-		notok "split_llc=2 boot failed: $(tail -n1 "$tmp/boot.err")"
 	fi
-fi
-# the real 2x64C/128T shape: topology and features only, it boots slowly
-for nps in ${TEST_FULL_NPS-4}; do
-	boot_check full "$nps" ""
-done
-# the Intel model, kept for comparison: topology and features
-for nps in ${TEST_INTEL_NPS-1}; do
-	MODEL=intel boot_check scaled "$nps" ""
-done
-# the small shape make reliability boots, with one cycle of its faults
-# test on the plain kernel
-for nps in ${TEST_SMALL_NPS-4}; do
-	boot_check small "$nps" "CYCLES=1 reliability-test.sh"
-done
-
-# the benchmark pipeline end to end, at its smallest size: every benchmark
-# runs in the guest, results, reports, JSON and plots come out; the
-# numbers themselves are not checked
-d=
-if [ "${TEST_BENCH:-1}" = 1 ]; then
-	echo "== bench smoke run (SIZE=tiny)"
-	if SIZE=tiny ROUNDS=2 VERIFY=1 VARIANTS="tip SIS_SHORT+SIS_CORE" NPS=1 \
-		"$S/bench.sh" --kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
-		>"$logs/bench-smoke.log" 2>&1; then
-		d=$(sed -n 's/^bench.sh: results in //p' "$logs/bench-smoke.log")
-		for b in $(awk -F'|' '!/^#/ && NF { print $1 }' "$S/bench-meta.txt" | grep -v 'stream-100'); do
-			n=$(awk -F, -v b="$b" '$1 == b && $4 !~ /^v/ && $5 ~ /^[0-9.]+$/' "$d/results.csv" | wc -l)
-			if [ "$n" -ge 4 ]; then
-				ok "bench smoke: $b: $n numeric results, in the report: $(grep -c "^Test          : $b\$" "$d/report.txt")"
+	if [ -n "$base_kernel" ]; then
+		for nps in ${TEST_NPS-1 2 4}; do
+			blog=$logs/test-base-milan-scaled-nps$nps.log
+			plog=$logs/test-milan-scaled-nps$nps.log
+			if ! dump_boot "$base_kernel" scaled "$nps" "" "$blog"; then
+				notok "base NPS$nps: boot failed: $(tail -n1 "$tmp/boot.err")"
+				continue
+			fi
+			dump_of "$blog" >"$tmp/base-nps$nps"
+			dump_of "$plog" >"$tmp/patched"
+			if [ ! -s "$tmp/patched" ]; then
+				notok "features off = base, NPS$nps: no dump of the patched kernel in $plog"
+			elif diff "$tmp/base-nps$nps" "$tmp/patched" >"$tmp/diff"; then
+				ok "features off = base, NPS$nps: same levels, names, spans, flags and balancing parameters ($(grep -c . "$tmp/patched") lines)"
 			else
-				notok "bench smoke: $b: $n numeric results (want 4 at least), see $d"
+				notok "features off = base, NPS$nps: $(grep -c '^>' "$tmp/diff") lines differ; CPU 0 base: $(levels_of "$tmp/base-nps$nps"); patched: $(levels_of "$tmp/patched"); first: $(grep '^[<>]' "$tmp/diff" | head -n2 | tr '\n' ' ')"
 			fi
 		done
-		for f in report.txt report-old.txt results.json system.txt plots/hackbench.png; do
-			if [ -s "$d/$f" ]; then ok "bench smoke: wrote $f"; else notok "bench smoke: no $f in $d"; fi
-		done
-	else
-		notok "bench smoke run failed: $(tail -n2 "$logs/bench-smoke.log" | tr '\n' ' ')"
 	fi
-fi
 
-echo "== mail"
-# the series is signed off by a placeholder: mail.sh needs a person
-placeholder=$(sed -n 's/^From: //p' "$top/patches/$(grep -v '^[[:space:]]*\(#\|$\)' "$top/patches/series" | head -n1)" | head -n1)
-if git -C "$top" config --local --get user.name >/dev/null 2>&1; then
-	ok "mail: no identity: not checked, this checkout sets its own user.name"
-else
-	mkdir -p "$tmp/nohome"
-	expect_error "mail: no git identity" "no git identity: .*the DCO needs a person" \
-		env HOME="$tmp/nohome" XDG_CONFIG_HOME="$tmp/nohome" GIT_CONFIG_NOSYSTEM=1 \
-		GIT_CONFIG_GLOBAL=/dev/null "$S/mail.sh" --rfc
-fi
-expect_error "mail: the placeholder as identity" "is the series' placeholder" \
-	env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${placeholder% <*}" \
-	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$(printf '%s' "${placeholder##*<}" | tr -d '>')" \
-	"$S/mail.sh" --rfc
-sender="Lab Tester <lab.tester@example.org>"
-if env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${sender% <*}" \
-	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=lab.tester@example.org \
-	"$S/mail.sh" --rfc ${d:+--results "$d"} >"$logs/mail.log" 2>&1; then
-	ok "$(grep 'mails accepted' "$logs/mail.log" | sed 's/^mail.sh: //')"
-	m=$(tail -n1 "$logs/mail.log")
-	if grep -q '^Subject: \[RFC PATCH 00/' "$m/0000-cover-letter.patch" &&
-		! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$m/0000-cover-letter.patch" &&
-		grep -q '^Link:' "$m"/*-Search-the-other-LLCs-of-the-node*.patch && grep -q 'peterz@infradead.org' "$m/to"; then
-		ok "mail: cover letter filled in, Link: tags kept, PeterZ in To"
-	else
-		notok "mail: cover letter or addresses incomplete in $m"
-	fi
-	bad=''
-	for f in "$m"/0*.patch; do
-		if grep -qF "$placeholder" "$f" || ! grep -qxF "From: $sender" "$f"; then
-			bad="$bad ${f##*/}"
-		elif [ "${f##*/0000-}" = "${f##*/}" ] && ! grep -qxF "Signed-off-by: $sender" "$f"; then
-			bad="$bad ${f##*/}"
+	# The opt-in MMC level (sched_mmc): its topology, SIS_NODE_MMC bounded by
+	# it, groups that stay when an LLC goes offline, and what it changes
+	# against the base, named and measured
+	for nps in ${TEST_MMC_NPS-1}; do
+		boot_check scaled "$nps" "sis-node-test.sh mmc-test.sh" sched_mmc
+		mlog=$logs/test-milan-scaled-nps$nps-sched_mmc.log
+		if [ -s "$tmp/base-nps$nps" ] && [ -n "$(dump_of "$mlog")" ]; then
+			dump_of "$mlog" >"$tmp/mmc"
+			ok "sched_mmc NPS$nps against the base: CPU 0 base: $(levels_of "$tmp/base-nps$nps"); sched_mmc: $(levels_of "$tmp/mmc")"
 		fi
 	done
-	if [ -z "$bad" ]; then
-		ok "mail: every mail is from and signed off by the sender, no placeholder left"
-	else
-		notok "mail: placeholder or no sender sign-off in:$bad"
-	fi
-else
-	notok "make mail: $(tail -n1 "$logs/mail.log")"
-fi
 
+	# split_llc=2 halves every LLC (same LLC ID): the MMC groups must keep
+	# their spans equal or disjoint, or topology_span_sane() leaves every CPU
+	# without domains
+	if [ "${TEST_SPLIT:-1}" = 1 ]; then
+		echo "== boot milan scaled NPS1 split_llc=2 sched_mmc"
+		slog=$logs/test-milan-scaled-nps1-split_llc.log
+		if dump_boot "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" scaled 1 "split_llc=2 sched_mmc" "$slog"; then
+			dump_of "$slog" | grep '^DOMAIN' >"$tmp/split"
+			n=$(awk '{ print $2 }' "$tmp/split" | sort -u | wc -l)
+			mc=$(awk '$2 == 0 && $4 == "MC" { print $5 }' "$tmp/split")
+			mcw=$(echo "$mc" | tr ',' '\n' | awk -F- 'NF { n += (NF > 1 ? $2 - $1 + 1 : 1) } END { print n + 0 }')
+			# every MMC span, and whether two of them overlap without being equal
+			bad=$(awk '$4 == "MMC" { s[$5] = 1 } END {
+				for (a in s) { split(a, r, ","); for (i in r) { n = split(r[i], e, "-")
+					for (c = e[1]; c <= e[n]; c++) { if (c in owner && owner[c] != a) print c; owner[c] = a } } } }' \
+				"$tmp/split" | head -n1)
+			if [ "$n" = 128 ] && [ "$mcw" = 4 ] && grep -q ' MMC ' "$tmp/split" &&
+				[ -z "$bad" ] && [ -z "$(splats "$slog")" ]; then
+				ok "split_llc=2 with MMC: all 128 CPUs have domains, CPU 0's MC is half an LLC ($mc), MMC spans equal or disjoint, no splat"
+			else
+				notok "split_llc=2 with MMC: $n CPUs with domains, CPU 0's MC ${mc:-none}, overlapping MMC at CPU ${bad:-none}, splat: $(splats "$slog" | head -n1)"
+			fi
+		else
+			notok "split_llc=2 boot failed: $(tail -n1 "$tmp/boot.err")"
+		fi
+	fi
+	# the real 2x64C/128T shape: topology and features only, it boots slowly
+	for nps in ${TEST_FULL_NPS-4}; do
+		boot_check full "$nps" ""
+	done
+	# the Intel model, kept for comparison: topology and features
+	for nps in ${TEST_INTEL_NPS-1}; do
+		MODEL=intel boot_check scaled "$nps" ""
+	done
+	# the small shape make reliability boots, with one cycle of its faults
+	# test on the plain kernel
+	for nps in ${TEST_SMALL_NPS-4}; do
+		boot_check small "$nps" "CYCLES=1 reliability-test.sh"
+	done
+}
+
+# the bench pipeline at its smallest size
+sec_bench() {
+	# the benchmark pipeline end to end, at its smallest size: every benchmark
+	# runs in the guest, results, reports, JSON and plots come out; the
+	# numbers themselves are not checked
+	d=
+	if [ "${TEST_BENCH:-1}" = 1 ]; then
+		echo "== bench smoke run (SIZE=tiny)"
+		if SIZE=tiny ROUNDS=2 VERIFY=1 VARIANTS="tip SIS_SHORT+SIS_CORE" NPS=1 \
+			"$S/bench.sh" --kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
+			>"$logs/bench-smoke.log" 2>&1; then
+			d=$(sed -n 's/^bench.sh: results in //p' "$logs/bench-smoke.log")
+			for b in $(awk -F'|' '!/^#/ && NF { print $1 }' "$S/bench-meta.txt" | grep -v 'stream-100'); do
+				n=$(awk -F, -v b="$b" '$1 == b && $4 !~ /^v/ && $5 ~ /^[0-9.]+$/' "$d/results.csv" | wc -l)
+				if [ "$n" -ge 4 ]; then
+					ok "bench smoke: $b: $n numeric results, in the report: $(grep -c "^Test          : $b\$" "$d/report.txt")"
+				else
+					notok "bench smoke: $b: $n numeric results (want 4 at least), see $d"
+				fi
+			done
+			for f in report.txt report-old.txt results.json system.txt plots/hackbench.png; do
+				if [ -s "$d/$f" ]; then ok "bench smoke: wrote $f"; else notok "bench smoke: no $f in $d"; fi
+			done
+		else
+			notok "bench smoke run failed: $(tail -n2 "$logs/bench-smoke.log" | tr '\n' ' ')"
+		fi
+	fi
+}
+
+# make mail and its send-email dry run
+sec_mail() {
+	echo "== mail"
+	# the series is signed off by a placeholder: mail.sh needs a person
+	placeholder=$(sed -n 's/^From: //p' "$top/patches/$(grep -v '^[[:space:]]*\(#\|$\)' "$top/patches/series" | head -n1)" | head -n1)
+	if git -C "$top" config --local --get user.name >/dev/null 2>&1; then
+		ok "mail: no identity: not checked, this checkout sets its own user.name"
+	else
+		mkdir -p "$tmp/nohome"
+		expect_error "mail: no git identity" "no git identity: .*the DCO needs a person" \
+			env HOME="$tmp/nohome" XDG_CONFIG_HOME="$tmp/nohome" GIT_CONFIG_NOSYSTEM=1 \
+			GIT_CONFIG_GLOBAL=/dev/null "$S/mail.sh" --rfc
+	fi
+	expect_error "mail: the placeholder as identity" "is the series' placeholder" \
+		env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${placeholder% <*}" \
+		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$(printf '%s' "${placeholder##*<}" | tr -d '>')" \
+		"$S/mail.sh" --rfc
+	sender="Lab Tester <lab.tester@example.org>"
+	if env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${sender% <*}" \
+		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=lab.tester@example.org \
+		"$S/mail.sh" --rfc ${d:+--results "$d"} >"$logs/mail.log" 2>&1; then
+		ok "$(grep 'mails accepted' "$logs/mail.log" | sed 's/^mail.sh: //')"
+		m=$(tail -n1 "$logs/mail.log")
+		if grep -q '^Subject: \[RFC PATCH 00/' "$m/0000-cover-letter.patch" &&
+			! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$m/0000-cover-letter.patch" &&
+			grep -q '^Link:' "$m"/*-Search-the-other-LLCs-of-the-node*.patch && grep -q 'peterz@infradead.org' "$m/to"; then
+			ok "mail: cover letter filled in, Link: tags kept, PeterZ in To"
+		else
+			notok "mail: cover letter or addresses incomplete in $m"
+		fi
+		bad=''
+		for f in "$m"/0*.patch; do
+			if grep -qF "$placeholder" "$f" || ! grep -qxF "From: $sender" "$f"; then
+				bad="$bad ${f##*/}"
+			elif [ "${f##*/0000-}" = "${f##*/}" ] && ! grep -qxF "Signed-off-by: $sender" "$f"; then
+				bad="$bad ${f##*/}"
+			fi
+		done
+		if [ -z "$bad" ]; then
+			ok "mail: every mail is from and signed off by the sender, no placeholder left"
+		else
+			notok "mail: placeholder or no sender sign-off in:$bad"
+		fi
+	else
+		notok "make mail: $(tail -n1 "$logs/mail.log")"
+	fi
+}
+
+sections="bad-input host patches build configs boots bench mail"
+for s in "$@"; do
+	case " $sections " in
+	*" $s "*) ;;
+	*) echo "run.sh: error: unknown section '$s' ($sections)" >&2; exit 2 ;;
+	esac
+done
+d=
+for s in ${*:-$sections}; do
+	"sec_$(echo "$s" | tr - _)"
+done
 summary
