@@ -3,11 +3,22 @@
  * sis-load: small, deterministic loads for the wakeup-path tests.
  *
  *   sis-load [-c CPULIST] spin SECONDS      busy loop
- *   sis-load [-c CPULIST] pingpong LOOPS [PARTNER]
+ *   sis-load [-c CPULIST] pingpong LOOPS [PARTNER [WARMUP]]
  *                                           two processes bounce a byte
  *                                           over a pair of pipes; with
  *                                           PARTNER, both start on CPULIST
- *                                           and then may use PARTNER
+ *                                           and then may use PARTNER, after
+ *                                           WARMUP seconds if given
+ *   sis-load [-c CPULIST] tcppingpong LOOPS [PARTNER [WARMUP]]
+ *                                           the same over one loopback TCP
+ *                                           connection: the partner is
+ *                                           woken from the softirq that
+ *                                           receives the byte
+ *   sis-load -c HOME rehome LOOPS WIDE      a pipe pingpong whose processes
+ *                                           move back to HOME and then
+ *                                           allow WIDE before each sleep,
+ *                                           so every wakeup has HOME as
+ *                                           the waker's and the wakee's CPU
  *   sis-load -c HOME wakeups LOOPS WIDE     a spinning waker wakes a
  *                                           sleeper LOOPS times; before each
  *                                           sleep the sleeper moves back to
@@ -15,6 +26,9 @@
  *                                           every wakeup starts in HOME
  *
  * -c pins the process (both processes of a pair) to CPULIST ("0-7,9").
+ * -i runs it SCHED_IDLE and -k gives it a core-scheduling cookie of its
+ * own (prctl PR_SCHED_CORE); in wakeups mode both apply to the sleeper
+ * only, so that only the sleeper's wakeups carry the policy or cookie.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,19 +37,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tool.h"
 
+#ifndef PR_SCHED_CORE
+#define PR_SCHED_CORE		62
+#endif
+#ifndef PR_SCHED_CORE_CREATE
+#define PR_SCHED_CORE_CREATE	1
+#endif
+#define PIDTYPE_PID		0
+
+static int idle_policy, cookie;
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: sis-load [-c CPULIST] spin SECONDS\n"
-		"       sis-load [-c CPULIST] pingpong LOOPS [PARTNER]\n"
-		"       sis-load -c HOME wakeups LOOPS WIDE\n");
+		"usage: sis-load [-i] [-k] [-c CPULIST] spin SECONDS\n"
+		"       sis-load [-i] [-k] [-c CPULIST] pingpong|tcppingpong LOOPS [PARTNER [WARMUP]]\n"
+		"       sis-load [-i] [-k] -c HOME wakeups LOOPS WIDE\n"
+		"       sis-load [-i] [-k] -c HOME rehome LOOPS WIDE\n");
 	exit(2);
 }
 
@@ -78,6 +108,18 @@ static void pin(const char *list)
 		die("sched_setaffinity");
 }
 
+/* -i and -k: SCHED_IDLE and a core-scheduling cookie of its own */
+static void set_class(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (idle_policy && sched_setscheduler(0, SCHED_IDLE, &sp))
+		die("sched_setscheduler(SCHED_IDLE)");
+	if (cookie && prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0,
+			    PIDTYPE_PID, 0))
+		die("prctl(PR_SCHED_CORE_CREATE)");
+}
+
 static long number(const char *s)
 {
 	char *end;
@@ -98,13 +140,31 @@ static void spin(long seconds)
 			n++;
 }
 
-static void bounce(int in, int out, long loops, int first)
+/*
+ * Until the WARMUP deadline, stay on -c's CPUs; then allow PARTNER.  With
+ * home, move back to home and then allow wide before every sleep.
+ */
+struct widen {
+	const char *partner;
+	double at;
+	const char *home, *wide;
+};
+
+static void bounce(int in, int out, long loops, int first, struct widen *w)
 {
 	char c = 0;
 
 	for (long i = 0; i < loops; i++) {
+		if (w->partner && !(i & 1023) && now() >= w->at) {
+			pin(w->partner);
+			w->partner = NULL;
+		}
 		if (first && write(out, &c, 1) != 1)
 			die("write");
+		if (w->home) {
+			pin(w->home);
+			pin(w->wide);
+		}
 		if (read(in, &c, 1) != 1)
 			die("read");
 		if (!first && write(out, &c, 1) != 1)
@@ -112,25 +172,55 @@ static void bounce(int in, int out, long loops, int first)
 	}
 }
 
-static void pingpong(long loops, const char *partner)
+/* a connected pair of loopback TCP sockets, Nagle off */
+static void tcp_pair(int fd[2])
 {
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int one = 1, l;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	fd[1] = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0 || fd[1] < 0)
+		die("socket");
+	if (bind(l, (struct sockaddr *)&sa, sizeof(sa)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&sa, &len))
+		die("listen");
+	if (connect(fd[1], (struct sockaddr *)&sa, sizeof(sa)))
+		die("connect");
+	fd[0] = accept(l, NULL, NULL);
+	if (fd[0] < 0)
+		die("accept");
+	close(l);
+	if (setsockopt(fd[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    setsockopt(fd[1], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		die("TCP_NODELAY");
+}
+
+static void pingpong(long loops, const char *partner, long warmup, int tcp,
+		     const char *home)
+{
+	struct widen w = { partner, now() + warmup, home, partner };
 	int ab[2], ba[2], status;
 	pid_t pid;
 
-	if (pipe(ab) || pipe(ba))
+	if (tcp) {
+		/* one connection carries both directions */
+		tcp_pair(ab);
+		ba[0] = ab[1];
+		ba[1] = ab[0];
+	} else if (pipe(ab) || pipe(ba)) {
 		die("pipe");
+	}
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		if (partner)
-			pin(partner);
-		bounce(ab[0], ba[1], loops, 0);
+		bounce(ab[0], ba[1], loops, 0, &w);
 		_exit(0);
 	}
-	if (partner)
-		pin(partner);
-	bounce(ba[0], ab[1], loops, 1);
+	bounce(ba[0], ab[1], loops, 1, &w);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		die("partner failed");
@@ -157,6 +247,7 @@ static void wakeups(const char *home, long loops, const char *wide)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		set_class();
 		for (long i = 1; i <= loops; i++) {
 			if (sched_setaffinity(0, sizeof(h), &h) ||
 			    sched_setaffinity(0, sizeof(w), &w))
@@ -169,8 +260,11 @@ static void wakeups(const char *home, long loops, const char *wide)
 	}
 	/* the waker never sleeps, so only the sleeper's wakeups happen */
 	for (long i = 1; i <= loops; i++) {
-		while (__atomic_load_n(ready, __ATOMIC_ACQUIRE) < i)
-			;
+		for (long n = 1; __atomic_load_n(ready, __ATOMIC_ACQUIRE) < i; n++) {
+			/* now and then, see that the sleeper is still there */
+			if (!(n & 0xfffff) && waitpid(pid, &status, WNOHANG) == pid)
+				die("sleeper failed");
+		}
 		/* give the sleeper time to block in read() */
 		for (volatile int n = 0; n < 20000; n++)
 			;
@@ -187,6 +281,14 @@ int main(int argc, char **argv)
 	const char *home = NULL;
 	int i = 1;
 
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "-i"))
+			idle_policy = 1;
+		else if (!strcmp(argv[i], "-k"))
+			cookie = 1;
+		else
+			break;
+	}
 	if (i + 1 < argc && !strcmp(argv[i], "-c")) {
 		home = argv[i + 1];
 		pin(home);
@@ -196,17 +298,21 @@ int main(int argc, char **argv)
 		wakeups(home, number(argv[i + 1]), argv[i + 2]);
 		return 0;
 	}
-	if (argc - i == 3 && !strcmp(argv[i], "pingpong")) {
-		pingpong(number(argv[i + 1]), argv[i + 2]);
+	/* in wakeups mode the sleeper alone takes -i and -k */
+	set_class();
+	if (argc - i == 3 && home && !strcmp(argv[i], "rehome")) {
+		pingpong(number(argv[i + 1]), argv[i + 2], 0, 0, home);
 		return 0;
 	}
-	if (argc - i != 2)
+	if (argc - i >= 2 && argc - i <= 4 &&
+	    (!strcmp(argv[i], "pingpong") || !strcmp(argv[i], "tcppingpong"))) {
+		pingpong(number(argv[i + 1]), argc - i > 2 ? argv[i + 2] : NULL,
+			 argc - i > 3 ? number(argv[i + 3]) : 0,
+			 !strcmp(argv[i], "tcppingpong"), NULL);
+		return 0;
+	}
+	if (argc - i != 2 || strcmp(argv[i], "spin"))
 		usage();
-	if (!strcmp(argv[i], "spin"))
-		spin(number(argv[i + 1]));
-	else if (!strcmp(argv[i], "pingpong"))
-		pingpong(number(argv[i + 1]), NULL);
-	else
-		usage();
+	spin(number(argv[i + 1]));
 	return 0;
 }

@@ -81,3 +81,15 @@ require_feature() {
 		fi
 	done
 }
+
+# siblings CPU: the cpulist of CPU's core (CPU and its SMT siblings)
+siblings() {
+	cat /sys/devices/system/cpu/cpu"$1"/topology/thread_siblings_list
+}
+
+# without LIST DROP: the CPUs of LIST that are not in DROP, as a list
+without() {
+	cpus "$2" >/tmp/without.$$
+	cpus "$1" | grep -vxF -f /tmp/without.$$ | tr '\n' ',' | sed 's/,$//'
+	rm -f /tmp/without.$$
+}

@@ -5,14 +5,42 @@
 # the LLC scan while it is off.  A new pair inherits wakee_flips from its
 # parent, which decay by half per second of wakeups, so the pair warms up
 # for 8 s and is measured in steady state.
+#
+# Then the cases where SIS_SHORT must not stack, with SIS_SHORT on: a short
+# pair whose partners move back to the LLC's first CPU before each sleep,
+# so that every wakeup has that CPU as waker's, target, prev and recent
+# CPU, and may use the whole LLC, whose other CPUs are idle (an idle core
+# is known) or of which only that CPU's SMT sibling is idle (prev has an
+# idle sibling): the wakee goes to an idle CPU instead of stacking.  And
+# the case it is for, over loopback TCP, where the partner is woken from
+# the receiving softirq: the pair on the busy LLC, sis-netperf's TCP_RR and,
+# when the guest has tbench (LAB_GUEST_BINS="tbench tbench_srv"), tbench,
+# each confined to one LLC with as many clients as it has CPUs.
 . /lab/sis-lib.sh
 
 require_feature SIS_SHORT
 llc=$(llc_of 0)
 was=$(feature_state SIS_SHORT)
 
-# every CPU of the LLC but the first is busy
-hogs "$(rest "$llc")"
+# busy_llc: every CPU of the LLC but the first spins.  The idle core hint
+# set while the LLC was idle is cleared only by a scan that finds no idle
+# core, which SIS_UTIL stops before it starts in a busy LLC; so busy one
+# thread of each core first, wake a pair that scans the LLC, then the rest.
+busy_llc() {
+	one= others=
+	for c in $(cpus "$(rest "$llc")"); do
+		if [ "$(first "$(siblings "$c")")" = "$c" ]; then
+			others="$others,$c"
+		else
+			one="$one,$c"
+		fi
+	done
+	[ -z "$one" ] || hogs "${one#,}"
+	sis-load -c "$llc" pingpong 2000
+	[ -z "$others" ] || hogs "${others#,}"
+}
+
+busy_llc
 for f in NO_SIS_SHORT SIS_SHORT; do
 	echo "$f" >"$F"
 	sis-load -c "$(first "$llc")" pingpong 100000000 "$llc" &
@@ -25,7 +53,6 @@ for f in NO_SIS_SHORT SIS_SHORT; do
 	cat "/tmp/$f"
 done
 stop_hogs
-echo "$was" >"$F"
 
 calls=$(stat calls /tmp/NO_SIS_SHORT)
 taken=$(stat short_taken /tmp/NO_SIS_SHORT)
@@ -47,4 +74,113 @@ if [ "${taken:-0}" -ge $((calls / 10)) ] && [ $((taken + scans)) -ge $((calls * 
 else
 	result sis-short-on FAIL "calls ${calls:-?}, short_taken ${taken:-?}, llc_scans ${scans:-?}"
 fi
+
+# rehomed NAME BUSY: SIS_SHORT on, every CPU of BUSY spinning, the pair
+# above re-homed to the LLC's first CPU before each sleep, measured after
+# 7 s.  Each wakeup must go to an idle CPU, not stack on the waker's.
+rehomed() {
+	[ -z "$2" ] || hogs "$2"
+	echo SIS_SHORT >"$F"
+	sis-load -c "$(first "$llc")" rehome 1000000000 "$llc" &
+	pair=$!
+	sleep 7
+	/lab/sis-stats.sh sleep 3 >"/tmp/$1" 2>&1
+	kill "$pair"
+	wait "$pair"
+	[ -z "$2" ] || stop_hogs
+	echo "== $1 (busy: ${2:-none})"
+	cat "/tmp/$1"
+	calls=$(stat calls "/tmp/$1")
+	taken=$(stat short_taken "/tmp/$1")
+	if [ "${calls:-0}" -ge 100 ] && [ "${taken:-0}" -le $((calls / 20)) ]; then
+		result "$1" ok "$taken of $calls wakeups stacked"
+	else
+		result "$1" FAIL "${taken:-?} of ${calls:-?} wakeups stacked while idle CPUs were known"
+	fi
+}
+
+c0=$(first "$llc")
+# the rest of the LLC idle: has_idle_core
+rehomed sis-short-idle-core ""
+# only c0's core idle beside the pair: no idle core, but prev's sibling
+if [ "$(count "$(siblings "$c0")")" -gt 1 ] &&
+   [ -n "$(without "$llc" "$(siblings "$c0")")" ]; then
+	rehomed sis-short-prev-sibling "$(without "$llc" "$(siblings "$c0")")"
+fi
+
+# shorts PROG: "S of N": how many of PROG's N tasks run shorter than
+# migration_cost between sleeps (se.dur_avg, printed in ms)
+shorts() {
+	mc=$(cat /sys/kernel/debug/sched/migration_cost_ns)
+	for pid in $(pidof "$1"); do
+		awk '$1 == "se.dur_avg" { print $3 }' "/proc/$pid/sched" 2>/dev/null
+	done | awk -v mc="$mc" '{ n++; if ($1 > 0 && $1 * 1e6 < mc) s++ }
+		END { printf "%d of %d", s, n }'
+}
+
+# tcp NAME PROG: short_taken must be above zero over 4 s of the TCP load
+# that runs now, with SIS_SHORT on, unless no task of PROG is short: under
+# TCG a busy guest can stretch each run past migration_cost
+tcp() {
+	/lab/sis-stats.sh sleep 4 >"/tmp/$1" 2>&1
+	short=$(shorts "$2")
+	echo "== $1 ($short $2 tasks short)"
+	cat "/tmp/$1"
+	calls=$(stat calls "/tmp/$1")
+	taken=$(stat short_taken "/tmp/$1")
+	if [ "${taken:-0}" -gt 0 ]; then
+		result "$1" ok "$taken of $calls wakeups stacked on the waker"
+	elif [ "${short%% *}" = 0 ]; then
+		result "$1" ok "not measured: none of the $2 tasks ran short ($short)"
+	else
+		result "$1" FAIL "short_taken ${taken:-?} of ${calls:-?} wakeups, $short $2 tasks short"
+	fi
+}
+
+echo SIS_SHORT >"$F"
+# the pair over TCP, as the pipe pair above, measured in steady state
+busy_llc
+sis-load -c "$c0" tcppingpong 1000000000 "$llc" &
+pair=$!
+sleep 8
+tcp sis-short-tcp sis-load
+kill "$pair"
+wait "$pair"
+stop_hogs
+
+n=$(count "$llc")
+taskset -c "$llc" sis-netperf -S -L 127.0.0.1 -p 12866 &
+srv=$!
+sleep 1
+i=0 pids=
+while [ "$i" -lt "$n" ]; do
+	taskset -c "$llc" sis-netperf -H 127.0.0.1 -p 12866 -l 8 -- -r 100 \
+		-k THROUGHPUT >"/tmp/np.$i" &
+	pids="$pids $!" i=$((i + 1))
+done
+sleep 2
+tcp sis-short-netperf sis-netperf
+wait $pids
+kill "$srv"
+wait "$srv" 2>/dev/null
+cat /tmp/np.*
+
+if command -v tbench >/dev/null && [ -f /usr/share/dbench/client.txt ]; then
+	taskset -c "$llc" tbench_srv >/dev/null 2>&1 &
+	srv=$!
+	sleep 1
+	taskset -c "$llc" tbench -t 8 -c /usr/share/dbench/client.txt "$n" \
+		127.0.0.1 >/tmp/tbench 2>&1 &
+	pids=$!
+	sleep 3
+	tcp sis-short-tbench tbench
+	wait $pids
+	kill "$srv"
+	wait "$srv" 2>/dev/null
+	grep -i throughput /tmp/tbench
+else
+	echo "sis-short-tbench: no tbench in the guest (LAB_GUEST_BINS), skipped"
+fi
+
+echo "$was" >"$F"
 exit 0

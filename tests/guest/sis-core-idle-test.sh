@@ -1,0 +1,143 @@
+#!/bin/sh
+# Guest tests of SIS_CORE's idle mask: a wakeup whose task cannot use an
+# idle core (affinity, SCHED_IDLE, a core-scheduling cookie) must not hide
+# that core from the scans of other tasks, and with isolcpus=domain
+# splitting a core the isolated CPU is never picked nor put in the mask.
+#
+# Every case runs on one LLC: the waker of "sis-load wakeups" spins on its
+# first CPU H and a hog keeps H's SMT sibling busy, so every wakeup misses
+# prev and its sibling and scans the LLC through the mask.  A first
+# "poison" run wakes the task under test; then an ordinary task is woken
+# N times from H and the audit counts the wakeups left on a busy CPU while
+# the LLC had an idle one (audit_llc_miss): it must stay 0.
+#
+# With isolcpus=domain,CPU on the command line (CPU's core must be another
+# core than the first of its LLC) the isolcpus case runs as well.
+. /lab/sis-lib.sh
+N=200
+
+require_feature SIS_CORE
+was=$(feature_state SIS_CORE)
+echo SIS_CORE >"$F"
+
+iso=$(cat /sys/devices/system/cpu/isolated 2>/dev/null)
+# the cases with the whole LLC use one without isolated CPUs
+L=$(llc 1)
+[ -z "$iso" ] || L=$(llc 2)
+H=$(first "$L")
+S=$(without "$(siblings "$H")" "$H")
+# the other cores of the LLC: X their first thread, Y the others
+X="" Y=""
+for c in $(cpus "$(without "$L" "$(siblings "$H")")"); do
+	if [ "$(first "$(siblings "$c")")" = "$c" ]; then
+		X="$X,$c"
+	else
+		Y="$Y,$c"
+	fi
+done
+X=${X#,} Y=${Y#,}
+echo "LLC $L: waker $H, busy sibling $S, first threads $X, others $Y"
+
+# start_hogs VAR CPULIST [-i]: start hogs, their pids added to the named variable's
+# list; end_hogs VAR: end them (not stop_hogs: that waits for every job)
+start_hogs() {
+	for c in $(cpus "$2"); do
+		# shellcheck disable=SC2086
+		sis-load $3 -c "$c" spin 3600 &
+		eval "$1=\"\${$1:-} $!\""
+	done
+	sleep 1
+}
+end_hogs() {
+	eval "p=\$$1"
+	# shellcheck disable=SC2086
+	[ -z "$p" ] || { kill $p; wait $p; } 2>/dev/null
+	eval "$1="
+}
+
+# audit NAME WHAT: the ordinary wakeups and their verdict
+audit() {
+	/lab/sis-stats.sh --audit sis-load -c "$H" wakeups "$N" "$L" >"/tmp/ci-$1" 2>&1
+	echo "== $1"
+	cat "/tmp/ci-$1"
+	checks=$(stat audit_checks "/tmp/ci-$1")
+	miss=$(stat audit_llc_miss "/tmp/ci-$1")
+	if [ "${checks:-0}" -ge "$N" ] && [ "$miss" = 0 ]; then
+		result "sis-core-idle-$1" ok "after $2: $checks wakeups audited, no LLC miss"
+	else
+		result "sis-core-idle-$1" FAIL "after $2: ${miss:-?} LLC misses in ${checks:-?} audited wakeups"
+	fi
+}
+
+start_hogs SH "$S"
+
+# 1. affinity.  Make the first thread of each core stand for it in the
+# mask (busy others, a wakeup that can only use that core), then swap the
+# busy threads: the mask names busy first threads, the idle others are
+# found through them.  A task allowed on one thread of each core only
+# must leave those cores in the mask.
+start_hogs YH "$Y"
+for c in $(cpus "$X"); do
+	sis-load -c "$H" wakeups 5 "$H,$(siblings "$c")"
+done
+end_hogs YH
+start_hogs XH "$X"
+sis-load -c "$H" wakeups "$N" "$H,$X"
+audit affinity "wakeups of a task allowed on one thread per core"
+end_hogs XH
+
+# 2. SCHED_IDLE.  CPUs that run only SCHED_IDLE tasks are idle to an
+# ordinary task, not to a SCHED_IDLE one.
+start_hogs IH "$(without "$L" "$(siblings "$H")")" -i
+sis-load -i -c "$H" wakeups "$N" "$L"
+audit sched-idle "wakeups of a SCHED_IDLE task among SCHED_IDLE hogs"
+end_hogs IH
+
+# 3. a core-scheduling cookie.  Idle cores run no cookie, so the task
+# cannot have them (that is core scheduling), but an ordinary task can.
+if sis-load -k -c "$H" wakeups 1 "$H" 2>/dev/null; then
+	sis-load -k -c "$H" wakeups "$N" "$L"
+	audit cookie "wakeups of a task with a core-scheduling cookie"
+else
+	result sis-core-idle-cookie FAIL "no core scheduling (CONFIG_SCHED_CORE=n?)"
+fi
+end_hogs SH
+
+# 4. isolcpus=domain splitting a core: the isolated CPU I is no part of
+# the LLC domain, its sibling J is.  With J busy and named in the mask, a
+# wakeup that may use I must neither be placed on I nor hand J's place in
+# the mask to I (sis.core_outside counts mask bits outside the LLC).
+if [ -n "$iso" ]; then
+	I=$(first "$iso")
+	J=$(first "$(without "$(siblings "$I")" "$iso")")
+	L=$(llc_of "$J")
+	H=$(first "$L")
+	S=$(without "$(siblings "$H")" "$H")
+	echo "isolated $I, its sibling $J, LLC $L, waker $H"
+	if [ -z "$J" ] || [ "$(siblings "$H")" = "$(siblings "$J")" ]; then
+		result sis-core-isolcpus FAIL "isolate one thread of a core other than the first of its LLC"
+	else
+		start_hogs SH "$S"
+		# J goes idle once with SIS_CORE on, so it names its core
+		sis-load -c "$J" spin 1
+		sleep 1
+		start_hogs JH "$J"
+		b=$(awk -v c="cpu$I" '$1 == c { print $4 }' /proc/schedstat)
+		/lab/sis-stats.sh --audit sis-load -c "$H" wakeups "$N" "$H,$J,$I" >/tmp/ci-iso 2>&1
+		a=$(awk -v c="cpu$I" '$1 == c { print $4 }' /proc/schedstat)
+		end_hogs JH
+		end_hogs SH
+		cat /tmp/ci-iso
+		out=$(stat core_outside /tmp/ci-iso)
+		ran=$((a - b))
+		# a few schedules on I are its own (timers, kworkers)
+		if [ "$out" = 0 ] && [ "$ran" -lt $((N / 10)) ]; then
+			result sis-core-isolcpus ok "no mask bit outside the LLC, $ran schedules on isolated CPU $I in $N wakeups"
+		else
+			result sis-core-isolcpus FAIL "core_outside ${out:-?}, $ran schedules on isolated CPU $I in $N wakeups"
+		fi
+	fi
+fi
+
+echo "$was" >"$F"
+exit 0
