@@ -1,8 +1,9 @@
 #!/bin/sh
-# Guest test of the MMC level (booted with sched_mmc): taking the third LLC
-# of CPU 0's node offline and back rebuilds the domains, and no other LLC
-# may change its group: each CPU's MMC span loses the offline CPUs and
-# nothing else, and is whole again afterwards.
+# Guest test of the MMC level (booted with sched_mmc): with the third LLC
+# of CPU 0's node offline, the domains are rebuilt (a CPU of the sixth LLC
+# goes off and on), and no other LLC may change its group: each CPU's MMC
+# span loses the offline CPUs and nothing else, and is whole again after
+# the LLC is back.
 . /lab/sis-lib.sh
 
 # mmc_spans FILE: "cpu span" of every CPU's MMC domain
@@ -16,9 +17,14 @@ if [ ! -s /tmp/mmc-before ]; then
 	exit 0
 fi
 gone=$(llc 2)
+other=$(first "$(llc 5)")
 for c in $(cpus "$gone"); do
 	echo 0 >"/sys/devices/system/cpu/cpu$c/online"
 done
+# the domains rebuilt while a CPU goes offline still see it in the
+# topology masks: cycle a CPU of another LLC for a rebuild without LLC 2
+echo 0 >"/sys/devices/system/cpu/cpu$other/online"
+echo 1 >"/sys/devices/system/cpu/cpu$other/online"
 mmc_spans /tmp/mmc-offline
 for c in $(cpus "$gone"); do
 	echo 1 >"/sys/devices/system/cpu/cpu$c/online"
