@@ -40,15 +40,22 @@ busy_llc() {
 	[ -z "$others" ] || hogs "${others#,}"
 }
 
+# steady NAME MODE WARMUP: a sis-load MODE pair started on the LLC's first
+# CPU and free in the LLC, warmed up WARMUP s; 3 s of SIS figures go to
+# /tmp/NAME
+steady() {
+	sis-load -c "$(first "$llc")" "$2" 1000000000 "$llc" &
+	pair=$!
+	sleep "$3"
+	/lab/sis-stats.sh sleep 3 >"/tmp/$1" 2>&1
+	kill "$pair"
+	wait "$pair"
+}
+
 busy_llc
 for f in NO_SIS_SHORT SIS_SHORT; do
 	echo "$f" >"$F"
-	sis-load -c "$(first "$llc")" pingpong 100000000 "$llc" &
-	pair=$!
-	sleep 8
-	/lab/sis-stats.sh sleep 3 >"/tmp/$f" 2>&1
-	kill "$pair"
-	wait "$pair"
+	steady "$f" pingpong 8
 	echo "== $f"
 	cat "/tmp/$f"
 done
@@ -81,12 +88,7 @@ fi
 rehomed() {
 	[ -z "$2" ] || hogs "$2"
 	echo SIS_SHORT >"$F"
-	sis-load -c "$(first "$llc")" rehome 1000000000 "$llc" &
-	pair=$!
-	sleep 7
-	/lab/sis-stats.sh sleep 3 >"/tmp/$1" 2>&1
-	kill "$pair"
-	wait "$pair"
+	steady "$1" rehome 7
 	[ -z "$2" ] || stop_hogs
 	echo "== $1 (busy: ${2:-none})"
 	cat "/tmp/$1"
