@@ -102,7 +102,7 @@ shape_init() {
 # QEMU numbers its vCPUs (the "index" of -numa cpus=) socket-major, then
 # die (CCX), core, thread.  linux_cpu INDEX: the number Linux gives that
 # vCPU under MODEL.  Linux numbers CPUs in MADT order: QEMU's own table
-# (MODEL=intel) lists them by index; the Milan table (madt_order) lists
+# (MODEL=intel) lists them by index; the Milan table (milan_madt) lists
 # the first thread of every core, then the second threads.
 linux_cpu() {
 	if [ "$MODEL" = milan ]; then
