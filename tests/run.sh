@@ -82,6 +82,43 @@ sec_bad_input() {
 	expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
 }
 
+# the benchmark programs' outputs as the lab's parser (bench-guest.sh
+# --parse) reads them; no timing is asserted, only that figures are found
+host_bench_programs() {
+	local bg=$top/tests/guest/bench-guest.sh td=$top/tools/testdata t=$LAB_OUT/tools
+	local got last n
+	fig() { LAB_DIR=$top/tests/guest sh "$bg" --parse "$@"; }
+	# schbench: the final report, after interim ones (-i), gives the figures
+	got="$(fig schbench rps "$td/schbench-interim.txt") $(fig schbench wakeup "$td/schbench-interim.txt") $(fig schbench request "$td/schbench-interim.txt")"
+	if [ "$got" = "212.67 103 4003" ]; then
+		ok "schbench parser: the final report's rps, wakeup and request p99 after two interim reports ($got)"
+	else
+		notok "schbench parser: got '$got' from $td/schbench-interim.txt, expected '212.67 103 4003'"
+	fi
+	head -n 40 "$td/schbench-interim.txt" >"$tmp/sch-cut"
+	got="$(fig schbench rps "$tmp/sch-cut")$(fig schbench wakeup "$tmp/sch-cut")$(fig schbench request "$tmp/sch-cut")"
+	if [ -z "$got" ]; then
+		ok "schbench parser: a run cut off after its interim reports gives no figure"
+	else
+		notok "schbench parser: took '$got' from interim reports only"
+	fi
+	if "$t/sis-schbench" -m 1 -t 2 -r 3 -i 1 -n 1 -s 10 >"$tmp/sch-out" 2>"$tmp/sch-err"; then
+		n=$(grep -c '^Wakeup Latencies' "$tmp/sch-err")
+		last=$(awk '/^Wakeup/ { w = 1 } w && /\* 99\.0th:/ { v = $3; w = 0 } END { print v }' "$tmp/sch-err")
+		got="$(fig schbench rps "$tmp/sch-err") $(fig schbench wakeup "$tmp/sch-err") $(fig schbench request "$tmp/sch-err")"
+		if [ "$n" -ge 2 ] && [ ! -s "$tmp/sch-out" ] && grep -q '^current rps: ' "$tmp/sch-err" &&
+			grep -q '^sched delay: message [0-9]* (usec) worker [0-9]* (usec)$' "$tmp/sch-err" &&
+			echo "$got" | grep -Eq '^[0-9]+\.[0-9]+ [0-9]+ [0-9]+$' &&
+			[ "$(echo "$got" | cut -d' ' -f2)" = "$last" ] && awk -v r="${got%% *}" 'BEGIN { exit !(r > 0) }'; then
+			ok "sis-schbench -i 1: $n reports on stderr, the parser takes the final one (rps, wakeup p99, request p99: $got)"
+		else
+			notok "sis-schbench -i 1: $n reports, parsed '$got', last wakeup p99 '$last', stdout $(wc -c <"$tmp/sch-out") bytes"
+		fi
+	else
+		notok "sis-schbench -r 3 -i 1 failed: $(tail -n1 "$tmp/sch-err")"
+	fi
+}
+
 # the benchmark programs' self-tests and the report generator (host)
 sec_host() {
 	echo "== benchmark programs and report generator (host)"
@@ -92,6 +129,7 @@ sec_host() {
 	else
 		notok "tools self-tests: $(tail -n1 "$logs/tools-check.log")"
 	fi
+	host_bench_programs
 	# fixed inputs with known outputs: sign rule (lower-is-better baselines
 	# print -0.00), CV, HMean and Median statistics, both significance tests,
 	# [Verification Run] rows

@@ -71,32 +71,8 @@ static void usage(void)
 
 static void parse(const char *list, cpu_set_t *setp)
 {
-	cpu_set_t set;
-	const char *p = list;
-
-	CPU_ZERO(&set);
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0 || a >= CPU_SETSIZE)
-			usage();
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a || b >= CPU_SETSIZE)
-				usage();
-		}
-		for (; a <= b; a++)
-			CPU_SET(a, &set);
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			usage();
-	}
-	*setp = set;
+	if (parse_cpulist(list, setp))
+		usage();
 }
 
 static void pin(const char *list)

@@ -4,6 +4,7 @@
 #define LAB_TOOL_H
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,44 @@ static inline double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Parse a CPU list in Linux's form ("0-3,8,10-11") into *set: 0 if it is
+ * one, -1 if not (empty, a bad range, a CPU beyond CPU_SETSIZE).
+ * Needs _GNU_SOURCE before the first include.
+ */
+static inline int parse_cpulist(const char *list, cpu_set_t *set)
+{
+	const char *p = list;
+
+	CPU_ZERO(set);
+	if (!*p)
+		return -1;
+	while (*p) {
+		char *end;
+		long a, b;
+
+		errno = 0;
+		a = strtol(p, &end, 10);
+		if (end == p || errno || a < 0 || a >= CPU_SETSIZE)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || errno || b < a || b >= CPU_SETSIZE)
+				return -1;
+		}
+		for (; a <= b; a++)
+			CPU_SET(a, set);
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return 0;
 }
 
 #endif

@@ -25,6 +25,30 @@ NETPERF_PORT=${NETPERF_PORT:-12875}
 ALL="SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC"
 AWK="awk"
 command -v mawk >/dev/null && AWK=mawk
+
+# The figures of a run's output, printed only when the output has them, so
+# that a run without its figure records no value.
+# schbench_figure rps|wakeup|request FILE: the average rps, or the p99
+# wakeup or request latency, of schbench's final report: the blocks that
+# "average rps:" follows.  Interim reports (-i) end with "current rps:".
+schbench_figure() {
+	$AWK -v want="$1" '
+		/^Wakeup Latencies/ { blk = "wakeup" }
+		/^Request Latencies/ { blk = "request" }
+		/^RPS percentiles/ { blk = "" }
+		blk != "" && /\* 99\.0th:/ { p99[blk] = $3; blk = "" }
+		/^average rps:/ { v = (want == "rps") ? $3 : p99[want] }
+		END { if (v != "") print v }' "$2"
+}
+
+# --parse BENCH ARG... FILE: print the figure BENCH_figure finds in FILE
+# (for the lab's tests), then exit
+if [ "${1:-}" = --parse ]; then
+	case ${2:-} in
+	schbench) shift 2; schbench_figure "$@"; exit ;;
+	*) echo "bench: --parse schbench ARG... FILE" >&2; exit 2 ;;
+	esac
+fi
 CSV=$OUT/results.csv
 T=${TMPDIR:-/tmp}/bench.$$
 mkdir -p "$T" "$OUT"
@@ -141,9 +165,9 @@ run_job() {
 		emit rt-hackbench "$p-groups" "$($AWK '/^Time:/ { print $2 }' "$T/out")" ;;
 	schbench)
 		measure sis-schbench -m 2 -t "$p" -r "$RUNTIME"
-		emit new-schbench-requests-per-second "$p" "$($AWK '/^average rps:/ { print $3 }' "$T/out")"
-		emit new-schbench-wakeup-latency "$p" "$($AWK '/^Wakeup/ { w = 1 } w && /\* 99.0th:/ { print $3; exit }' "$T/out")"
-		emit new-schbench-request-latency "$p" "$($AWK '/^Request/ { w = 1 } w && /\* 99.0th:/ { print $3; exit }' "$T/out")" ;;
+		emit new-schbench-requests-per-second "$p" "$(schbench_figure rps "$T/out")"
+		emit new-schbench-wakeup-latency "$p" "$(schbench_figure wakeup "$T/out")"
+		emit new-schbench-request-latency "$p" "$(schbench_figure request "$T/out")" ;;
 	tbench)
 		# tbench leaves a warm-up out of its figure: 3 s at least
 		measure tbench -t $((RUNTIME < 3 ? 3 : RUNTIME)) -c /usr/share/dbench/client.txt "$p" 127.0.0.1
