@@ -117,6 +117,20 @@ host_bench_programs() {
 	else
 		notok "sis-schbench -r 3 -i 1 failed: $(tail -n1 "$tmp/sch-err")"
 	fi
+	# stream: the barrier that ran is named, the four rates still parse
+	for b in spin sleep; do
+		if "$t/sis-stream" -n 100000 -t 3 -j 2 -b "$b" >"$tmp/stream" 2>&1; then
+			got=$(for k in Copy Scale Add Triad; do fig stream "$k" "$tmp/stream"; done | grep -c '^[0-9][0-9.]*$')
+			case $b in spin) want='^Barrier: spin-then-sleep' ;; sleep) want='^Barrier: sleep' ;; esac
+			if [ "$got" = 4 ] && grep -q "$want" "$tmp/stream"; then
+				ok "sis-stream -b $b: '$(grep '^Barrier:' "$tmp/stream")', the parser reads its 4 rates"
+			else
+				notok "sis-stream -b $b: $got rates parsed, barrier line '$(grep '^Barrier:' "$tmp/stream")'"
+			fi
+		else
+			notok "sis-stream -b $b failed: $(tail -n1 "$tmp/stream")"
+		fi
+	done
 }
 
 # the benchmark programs' self-tests and the report generator (host)

@@ -41,12 +41,19 @@ schbench_figure() {
 		END { if (v != "") print v }' "$2"
 }
 
+# stream_figure Copy|Scale|Add|Triad FILE: the kernel's best rate, MB/s,
+# from a run that validated
+stream_figure() {
+	$AWK -v k="$1:" '$1 == k { v = $2 } /^Solution Validates/ { ok = 1 }
+		END { if (ok && v != "") print v }' "$2"
+}
+
 # --parse BENCH ARG... FILE: print the figure BENCH_figure finds in FILE
 # (for the lab's tests), then exit
 if [ "${1:-}" = --parse ]; then
 	case ${2:-} in
-	schbench) shift 2; schbench_figure "$@"; exit ;;
-	*) echo "bench: --parse schbench ARG... FILE" >&2; exit 2 ;;
+	schbench|stream) f=$2_figure; shift 2; $f "$@"; exit ;;
+	*) echo "bench: --parse schbench|stream ARG... FILE" >&2; exit 2 ;;
 	esac
 fi
 CSV=$OUT/results.csv
@@ -181,7 +188,7 @@ run_job() {
 	stream)
 		measure sis-stream -n "$(stream_elements)" -t "$p" -j "$nllc"
 		for k in Copy Scale Add Triad; do
-			emit "stream-$p" "$k" "$($AWK -v k="$k:" '$1 == k { print $2 }' "$T/out")"
+			emit "stream-$p" "$k" "$(stream_figure "$k" "$T/out")"
 		done ;;
 	unixbench)
 		t=${p%%:*}
