@@ -9,10 +9,11 @@ usage: ${0##*/} [--help] OUT.cpio.gz [HOST-BINARY...]
 
 Pack busybox-static, tests/guest/, sis-stats.sh and the bench statistics
 (as /lab), the tools/ programs (built static into \$LAB_OUT/tools-static,
-copied to /usr/bin), the kselftest sis_test of the patched tree
-(\$LAB_TREE, default \$LAB_OUT/tree) and the lab init into OUT.
-Each HOST-BINARY (a path or a command name) is copied with the shared
-libraries it needs, so Debian's tools (hackbench, perf...) run in the guest.
+but for the dynamic sis-ubench; copied to /usr/bin), the kselftest
+sis_test of the patched tree (\$LAB_TREE, default \$LAB_OUT/tree) and
+the lab init into OUT.  Dynamic programs come with the shared libraries
+they need, as does each HOST-BINARY (a path or a command name), so
+Debian's tools (hackbench, perf...) run in the guest.
 The command to run is not part of it: boot.sh appends it as a second,
 tiny archive.
 EOT
@@ -37,10 +38,29 @@ done
 cp -r "$LAB_TOP/tests/guest/." "$stage/lab/"
 cp "$LAB_TOP/scripts/sis-stats.sh" "$LAB_TOP/scripts/bench-stats.awk" \
 	"$LAB_TOP/scripts/bench-meta.txt" "$stage/lab/"
+
+# copy_with_libs FILE [DEST]: FILE as DEST in the guest (default: the same
+# path), and the shared libraries and loader it needs at their own paths
+copy_with_libs() {
+	local f=$1 d=${2:-$1} l
+	mkdir -p "$stage$(dirname "$d")"
+	cp -L "$f" "$stage$d"
+	for l in $(ldd "$f" 2>/dev/null | awk '/=> \//{ print $3 } /^\t\//{ print $1 }'); do
+		[ -e "$stage$l" ] && continue
+		mkdir -p "$stage$(dirname "$l")"
+		cp -L "$l" "$stage$l"
+	done
+}
+
 make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools-static" STATIC=1 >&2 ||
 	die "cannot build tools/"
 for c in "$LAB_TOP"/tools/*.c; do
-	cp "$LAB_OUT/tools-static/$(basename "$c" .c)" "$stage/usr/bin/"
+	f=$LAB_OUT/tools-static/$(basename "$c" .c)
+	if ldd "$f" >/dev/null 2>&1; then
+		copy_with_libs "$f" "/usr/bin/${f##*/}"
+	else
+		cp "$f" "$stage/usr/bin/"
+	fi
 done
 # the series' kselftest, built static from the patched tree when it has it
 ksft=${LAB_TREE:-$LAB_OUT/tree}/tools/testing/selftests/sched
@@ -56,16 +76,6 @@ echo 'root:x:0:0:root:/:/bin/sh' >"$stage/etc/passwd"
 echo 'root:x:0:' >"$stage/etc/group"
 printf '127.0.0.1 localhost\n' >"$stage/etc/hosts"
 
-copy_with_libs() {
-	local f=$1 l
-	mkdir -p "$stage$(dirname "$f")"
-	cp -L "$f" "$stage$f"
-	for l in $(ldd "$f" 2>/dev/null | awk '/=> \//{ print $3 } /^\t\//{ print $1 }'); do
-		[ -e "$stage$l" ] && continue
-		mkdir -p "$stage$(dirname "$l")"
-		cp -L "$l" "$stage$l"
-	done
-}
 for b in "$@"; do
 	p=$(command -v "$b" || true)
 	[ -n "$p" ] && [ -f "$p" ] || die "guest binary '$b' not found on this host"

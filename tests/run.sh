@@ -131,6 +131,35 @@ host_bench_programs() {
 			notok "sis-stream -b $b failed: $(tail -n1 "$tmp/stream")"
 		fi
 	done
+	# the guest's programs: static but for sis-ubench, whose execl and spawn
+	# run a dynamic binary as UnixBench's do; the initramfs holds the
+	# libraries, and (as root) its sis-ubench runs on them in a chroot
+	local out=$tmp/initramfs root=$tmp/initramfs/root dyn f l missing=
+	mkdir -p "$root"
+	if LAB_OUT=$out LAB_TREE=$tmp/no-tree "$S/mkinitramfs.sh" "$out/i.cpio.gz" >/dev/null 2>"$out/log" &&
+		(cd "$root" && zcat "$out/i.cpio.gz" | cpio -id --quiet 2>/dev/null); then
+		dyn=$(for f in "$out"/tools-static/sis-*; do ldd "$f" >/dev/null 2>&1 && printf '%s ' "${f##*/}"; done)
+		for l in /usr/bin/sis-ubench $(ldd "$out/tools-static/sis-ubench" | awk '/=> \//{ print $3 } /^\t\//{ print $1 }'); do
+			[ -e "$root$l" ] || missing="$missing $l"
+		done
+		if [ "$dyn" = "sis-ubench " ] && [ -z "$missing" ]; then
+			ok "initramfs: the lab's tools are static but for sis-ubench, which comes with its libraries"
+		else
+			notok "initramfs: dynamic tools '$dyn' (want sis-ubench only), missing:$missing"
+		fi
+		if [ "$(id -u)" != 0 ]; then
+			ok "initramfs: the chroot run of its sis-ubench not tried (needs root)"
+		elif unshare -m chroot "$root" /bin/sh -c 'mount -t proc proc /proc &&
+				/usr/bin/sis-ubench -t 0.3 execl && /usr/bin/sis-ubench -t 0.3 spawn' >"$out/ub" 2>&1 &&
+			got="$(fig unixbench <(grep ^Execl "$out/ub")) $(fig unixbench <(grep ^Process "$out/ub"))" &&
+			awk -v a="${got% *}" -v b="${got#* }" 'BEGIN { exit !(a > 0 && b > 0) }'; then
+			ok "initramfs: its dynamic sis-ubench runs execl and spawn on the copied libraries (lps: $got)"
+		else
+			notok "initramfs: sis-ubench in a chroot of it: $(tail -n2 "$out/ub" | tr '\n' ' ')"
+		fi
+	else
+		notok "mkinitramfs.sh: $(tail -n2 "$out/log" | tr '\n' ' ')"
+	fi
 }
 
 # the benchmark programs' self-tests and the report generator (host)

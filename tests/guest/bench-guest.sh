@@ -48,12 +48,17 @@ stream_figure() {
 		END { if (ok && v != "") print v }' "$2"
 }
 
+# unixbench_figure FILE: the loops per second of sis-ubench's result line
+unixbench_figure() {
+	$AWK '/ lps / { v = $(NF - 5) } END { if (v != "") print v }' "$1"
+}
+
 # --parse BENCH ARG... FILE: print the figure BENCH_figure finds in FILE
 # (for the lab's tests), then exit
 if [ "${1:-}" = --parse ]; then
 	case ${2:-} in
-	schbench|stream) f=$2_figure; shift 2; $f "$@"; exit ;;
-	*) echo "bench: --parse schbench|stream ARG... FILE" >&2; exit 2 ;;
+	schbench|stream|unixbench) f=$2_figure; shift 2; $f "$@"; exit ;;
+	*) echo "bench: --parse schbench|stream|unixbench ARG... FILE" >&2; exit 2 ;;
 	esac
 fi
 CSV=$OUT/results.csv
@@ -193,7 +198,7 @@ run_job() {
 	unixbench)
 		t=${p%%:*}
 		measure sis-ubench -c "${p#*:}" -t "$RUNTIME" "$t"
-		emit "unixbench-$t" "${p#*:}" "$($AWK '/ lps / { print $(NF - 5) }' "$T/out")" ;;
+		emit "unixbench-$t" "${p#*:}" "$(unixbench_figure "$T/out")" ;;
 	esac
 	echo "bench:   $v round $round:$msg"
 }
