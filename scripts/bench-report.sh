@@ -2,6 +2,9 @@
 # Turn a bench results.csv into LKML-style reports, JSON and plots.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# lib.sh's option idiom, until every lib.sh has it
+declare -F need_value >/dev/null ||
+	need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 
 usage() {
 	cat <<EOT
@@ -21,6 +24,10 @@ regression against tip) or ^ (significant improvement): with --sig ci
 welch Welch's t-test must give p < 0.05.  --plot DIR writes one PNG per
 benchmark (gnuplot).  system.txt next to RESULTS.CSV, written by the
 runner, fills in the system details; --nps overrides its NPS mode.
+RESULTS.CSV is read by column name (bench, case, variant, round, value;
+probes_per_wakeup, idle_hit_pct, job and kind when present).  The work is
+done by scripts/bench_report.py with Debian's python3 and python3-scipy
+(make deps); PYTHON overrides the interpreter (default /usr/bin/python3).
 EOT
 }
 
@@ -28,10 +35,10 @@ fmt=norm sig=ci nps='' plot=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
-	--format) fmt=${2:-}; shift 2 ;;
-	--sig) sig=${2:-}; shift 2 ;;
-	--nps) nps=${2:-}; shift 2 ;;
-	--plot) plot=${2:-}; shift 2 ;;
+	--format) need_value "$@"; fmt=$2; shift 2 ;;
+	--sig) need_value "$@"; sig=$2; shift 2 ;;
+	--nps) need_value "$@"; nps=$2; shift 2 ;;
+	--plot) need_value "$@"; plot=$2; shift 2 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -39,86 +46,8 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 csv=$1
 [ -r "$csv" ] || die "cannot read $csv"
-case $fmt in norm|old|json) ;; *) die "unknown format '$fmt' (norm, old or json)" ;; esac
-case $sig in ci|welch) ;; *) die "unknown significance test '$sig' (ci or welch)" ;; esac
-head -n1 "$csv" | grep -q '^bench,case,variant,round,value' ||
-	die "$csv is not a bench results file"
-sys=$(dirname "$csv")/system.txt
-# sysval KEY: a "KEY: value" line of system.txt
-sysval() {
-	[ ! -r "$sys" ] || sed -n "s/^$1: //p" "$sys" | head -n1
-}
-[ -n "$nps" ] || nps=$(sysval nps)
-meta=$LAB_TOP/scripts/bench-meta.txt
-stats() {
-	awk -f "$LAB_TOP/scripts/bench-stats.awk" -v sig="$sig" -v nps="$nps" "$@" "$meta" "$csv"
-}
-
-if [ "$fmt" = norm ]; then
-	variants=$(awk -F, 'NR > 1 && !s[$3]++ { print $3 }' "$csv")
-	echo "o System Details"
-	echo
-	if [ -r "$sys" ]; then
-		echo "  - $(sysval cpu), $(sysval cpus) CPUs, $(sysval llcs) LLCs, $(sysval nodes) NUMA nodes${nps:+ (NPS$nps)}"
-		echo "  - $(sysval machine)"
-	else
-		echo "  - (no system.txt next to $csv)"
-	fi
-	echo
-	echo "o Kernels"
-	echo
-	kernel=$(sysval kernel)
-	for v in $variants; do
-		if [ "$v" = tip ]; then
-			printf '  %-22s %s\n' "tip:" "${kernel:-the patched kernel}, every SIS feature of the series off"
-		else
-			printf '  %-22s %s\n' "$v:" "tip with $(echo "$v" | sed 's/+/ + /g') on (sched_feat, same boot)"
-		fi
-	done
-	echo
-	echo "o Benchmark Results"
-	echo
-	echo "  * - significant regression, ^ - significant improvement ($([ "$sig" = ci ] &&
-		echo 'mean +- 1.96 stddev intervals do not overlap' || echo "Welch's t-test, p < 0.05"))"
-	echo "  runs per data point: $(awk -F, 'NR > 1 && $4 !~ /^v/ && $5 != "NA" { n[$1 FS $2 FS $3]++ }
-		END { for (k in n) { if (!min || n[k] < min) min = n[k]; if (n[k] > max) max = n[k] }
-		print (min == max ? min : min "-" max) }' "$csv")"
-	echo
-fi
-stats -v mode="$fmt"
-
-if [ -n "$plot" ]; then
-	command -v gnuplot >/dev/null || die "gnuplot is not installed (apt-get install gnuplot-nox)"
-	mkdir -p "$plot"
-	for b in $(awk -F, 'NR > 1 && $4 !~ /^v/ && !s[$1]++ { print $1 }' "$csv"); do
-		stats -v mode=plot -v only="$b" >"$plot/$b.dat"
-		[ "$(grep -vc '^#' "$plot/$b.dat")" -gt 0 ] || { rm -f "$plot/$b.dat"; continue; }
-		nv=$(head -n1 "$plot/$b.dat" | awk '{ print (NF - 2) / 2 }')
-		dir=$(awk -F'|' -v b="$b" '$1 == b { print $2 }' "$meta")
-		units=$(awk -F'|' -v b="$b" '$1 == b { print $5 }' "$meta")
-		{
-			echo "set terminal pngcairo size 960,540 noenhanced font ',10'"
-			echo "set output '$plot/$b.png'"
-			echo "set title '$b${nps:+ (NPS$nps)}: normalized to tip, ${dir:-higher} is better, error bars: CV'"
-			echo "set ylabel '${units:-Normalized value}'"
-			echo "set datafile missing '-'"
-			echo "set style data histograms"
-			echo "set style histogram errorbars gap 1 lw 1"
-			echo "set style fill solid 0.7 border -1"
-			echo "set key outside right top"
-			echo "set yrange [0:*]"
-			echo "set grid ytics"
-			printf "plot '%s' using 2:3:xtic(1) title columnhead(2)" "$plot/$b.dat"
-			i=2
-			while [ "$i" -le "$nv" ]; do
-				printf ", '' using %d:%d title columnhead(%d)" $((2 * i)) $((2 * i + 1)) $((2 * i))
-				i=$((i + 1))
-			done
-			echo
-		} >"$plot/$b.gp"
-		# columnhead() reads the "# case tip err ..." line without its '#'
-		sed -i '1s/^# //' "$plot/$b.dat"
-		gnuplot "$plot/$b.gp" 2>"$plot/$b.err" || die "gnuplot failed for $b: $(head -n1 "$plot/$b.err")"
-		rm -f "$plot/$b.err"
-	done
-fi
+py=${PYTHON:-/usr/bin/python3}
+[ -x "$py" ] || py=python3
+BENCH_REPORT_PROG=${0##*/} exec "$py" "$LAB_TOP/scripts/bench_report.py" \
+	--format "$fmt" --sig "$sig" ${nps:+--nps "$nps"} ${plot:+--plot "$plot"} \
+	--meta "$LAB_TOP/scripts/bench-meta.txt" -- "$csv"

@@ -16,8 +16,8 @@ EOT
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 	kmod quilt ccache busybox-static qemu-system-x86 file perl rt-tests
-	linux-perf dbench mawk gnuplot-nox python3 git git-email
-	libmailtools-perl"
+	linux-perf dbench mawk gnuplot-nox python3 python3-numpy python3-scipy
+	git git-email libmailtools-perl"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
