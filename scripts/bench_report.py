@@ -21,9 +21,10 @@ lower-is-better benchmarks, (new - base) / base otherwise.  A difference
 is significant with --sig ci (the default, as mmtests compares) when the
 intervals mean +- z(0.975) stddev of the two variants do not overlap, or
 with --sig welch when Welch's t-test (scipy.stats, whose t distribution
-gives the p-value) gives p < 0.05; either needs two runs of each.  Cells are marked * (significant
-regression) or ^ (significant improvement).  The guest picks its
-verification re-runs with the same ci rule in scripts/bench-stats.awk.
+gives the p-value) gives p < 0.05; either needs two runs of each.  Cells
+are marked * (significant regression) or ^ (significant improvement).
+The guest picks its verification re-runs with the same ci rule in
+scripts/bench-stats.awk.
 """
 import argparse
 import csv
@@ -332,13 +333,15 @@ def lkml_table(rep, bench, fmt):
             suffix = "   " + ("*" if "*" in marks else "^")
         rows.append((label % c, cells, suffix))
         # the verification means, against the base's verification mean
-        verified = {v: bench.samples[(c, v)].verify for v in vl
-                    if (c, v) in bench.samples and bench.samples[(c, v)].verify}
         if not any(s.verify for (cc, _), s in bench.samples.items() if cc == c):
             continue
-        bm = amean(verified[BASE]) if BASE in verified else 0
-        cells = [(cell(v, amean(verified[v]), bm, "-") if v in verified and bm else "-", " ")
-                 for v in vl]
+        vm = {}
+        for v in vl:
+            s = bench.samples.get((c, v))
+            if s and s.verify:
+                vm[v] = amean(s.verify)
+        bm = vm.get(BASE, 0)
+        cells = [(cell(v, vm[v], bm, "-") if v in vm and bm else "-", " ") for v in vl]
         rows.append((label % c, cells, "   [Verification Run]"))
     lines = table(width, columns, rows, head)
     if fmt == "norm":
