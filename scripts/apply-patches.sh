@@ -59,7 +59,7 @@ rm -rf .pc
 
 series=$QUILT_PATCHES/series
 n=0
-[ -f "$series" ] && n=$(grep -cv '^[[:space:]]*\(#\|$\)' "$series" || true)
+[ -f "$series" ] && n=$(series_patches "$QUILT_PATCHES" | wc -l)
 [ -n "$upto" ] || upto=$n
 [ "$upto" -le "$n" ] || die "--upto $upto: the series has only $n patches"
 

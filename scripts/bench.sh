@@ -32,6 +32,10 @@ Environment:
   ROUNDS    runs per data point (default 3); RUNTIME, LOOPS override the
             seconds per timed run and the hackbench loops of SIZE
   VERIFY    re-runs of each significant regression (default 2, 0 = off)
+  BASE      1 (default) also boots the unpatched base kernel (build-base.sh)
+            and runs the matrix there as variant "base", so that the
+            report shows what the series changes with every feature off
+            (tip); 0 skips it.  Not with --host.
   NETPERF_PORT  --host: port of the netperf-style server (default 12875;
             netserver keeps its 12865); tbench's server takes 7003
 
@@ -55,6 +59,7 @@ shape_init
 rounds=${ROUNDS:-3}
 case $rounds in ''|*[!0-9]*|0) die "ROUNDS must be a positive number, not '$rounds'" ;; esac
 case ${VERIFY:-2} in *[!0-9]*|'') die "VERIFY must be a number, not '${VERIFY:-}'" ;; esac
+case ${BASE:-1} in 0|1) ;; *) die "BASE must be 0 or 1, not '${BASE:-}'" ;; esac
 case ${SIZE:-small} in tiny|small|full) ;; *) die "unknown SIZE '${SIZE:-}' (tiny, small or full)" ;; esac
 for v in ${RUNTIME:-} ${LOOPS:-}; do
 	case $v in *[!0-9]*|0) die "RUNTIME and LOOPS must be positive numbers, not '$v'" ;; esac
@@ -101,14 +106,23 @@ else
 		"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
 		kernel=$("$LAB_TOP/scripts/build.sh" qemu)
 	fi
-	# the matrix runs for hours under TCG: no guest timeout
-	LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$kernel" --nps "$NPS" \
-		--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/console.log" \
-		--timeout "${BENCH_TIMEOUT:-86400}" -- \
-		"VARIANTS='${VARIANTS:-}' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \
-		RUNTIME=${RUNTIME:-} LOOPS=${LOOPS:-} VERIFY=${VERIFY:-} NPS=$NPS \
-		BENCH_MACHINE='QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS' /lab/bench-guest.sh" |
-		grep --line-buffered '^bench:' || true
+	base=
+	[ "${BASE:-1}" = 0 ] || base=$("$LAB_TOP/scripts/build-base.sh" qemu)
+	# guest_matrix KERNEL LOG VARIANTS VERIFY: one boot running the matrix
+	guest_matrix() {
+		# the matrix runs for hours under TCG: no guest timeout
+		LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$1" --nps "$NPS" \
+			--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/$2" \
+			--timeout "${BENCH_TIMEOUT:-86400}" -- \
+			"VARIANTS='$3' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \
+			RUNTIME=${RUNTIME:-} LOOPS=${LOOPS:-} VERIFY=$4 NPS=$NPS \
+			BENCH_MACHINE='QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS' /lab/bench-guest.sh" |
+			grep --line-buffered '^bench:' || true
+	}
+	guest_matrix "$kernel" console.log "${VARIANTS:-}" "${VERIFY:-}"
+	# the base kernel has none of the series' features: every run is the
+	# base as it is, labelled base; nothing to verify against tip there
+	[ -z "$base" ] || guest_matrix "$base" console-base.log base 0
 fi
 [ -s "$out/results.csv" ] || die "no results were written (see $out/console.log)"
 r=$LAB_TOP/scripts/bench-report.sh

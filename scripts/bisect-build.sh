@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || set -- qemu
 series=${LAB_PATCHES:-$LAB_TOP/patches}/series
-n=$(grep -cv '^[[:space:]]*\(#\|$\)' "$series" || true)
+n=$(series_patches "${series%/series}" | wc -l)
 export LAB_TREE=$LAB_OUT/tree-bisect
 tree=$LAB_TREE
 # the same object in the main tree and this one: one ccache entry
@@ -63,7 +63,7 @@ if [ -s "$tree/.pc/applied-patches" ]; then
 fi
 
 i=1
-for p in $(grep -v '^[[:space:]]*\(#\|$\)' "$series"); do
+for p in $(series_patches "${series%/series}"); do
 	"$LAB_TOP/scripts/apply-patches.sh" --upto "$i" >/dev/null
 	for cfg in "$@"; do
 		build "$cfg" "$p" "$i"

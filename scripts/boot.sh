@@ -36,8 +36,12 @@ emulator; the full shape uses trixie's QEMU
 (fetch-qemu.sh) because bookworm's 7.2 stops at 255 CPUs under TCG.
 EOT
 }
+# lpj: skip calibrating the delay loop, whose result under TCG is noise
+LAB_LPJ=5000000
+STALL_TIMEOUT=300 WATCHDOG_THRESH=60 HUNG_TASK_TIMEOUT=600
+BOOT_TIMEOUT=1800 MEM_PER_NODE=512
 kernel=$LAB_OUT/obj-qemu/arch/x86/boot/bzImage
-initrd='' log='' out='' append='' mem='' timeout=1800 verbose=0
+initrd='' log='' out='' append='' mem='' timeout=$BOOT_TIMEOUT verbose=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
@@ -103,7 +107,7 @@ printf '%s\n' "$cmd" >"$work/root/lab/cmd"
 (cd "$work/root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$work/cmd.cpio.gz"
 cat ${madt:+"$madt"} "$initrd" "$work/cmd.cpio.gz" >"$work/initrd"
 
-node_mem=$(( ${mem:-$((512 * NODES))} / NODES ))
+node_mem=$(( ${mem:-$((MEM_PER_NODE * NODES))} / NODES ))
 set -- -machine "q35${LAB_MACHINE_OPTS:-}" -accel tcg,thread=multi -cpu "$cpu" -audiodev none,id=snd0 \
 	-smp "$NR_CPUS,sockets=$SOCKETS,dies=$CCX,cores=$CORES,threads=$THREADS" \
 	-m "$((node_mem * NODES))M"
@@ -132,11 +136,18 @@ if [ -n "$out" ]; then
 	mkdir -p "$out"
 	set -- "$@" -virtfs "local,path=$out,mount_tag=lab,security_model=none"
 fi
-cmdline="console=ttyS0 panic=-1 oops=panic quiet loglevel=4 log_buf_len=8M"
+# loglevel 5: warnings reach the console, and with them the stack dumps
+# of stall and lockup reports (printed at the default level), which are
+# all a hung guest leaves behind
+cmdline="console=ttyS0 panic=-1 oops=panic loglevel=5 log_buf_len=8M"
 # TCG runs 128 or 256 vCPUs on a few host threads: a loaded vCPU can
-# starve for seconds, which is no RCU bug; give stalls more rope
-cmdline="$cmdline lpj=5000000 tsc=reliable no_timer_check mitigations=off"
-cmdline="$cmdline rcupdate.rcu_cpu_stall_timeout=300"
+# starve for seconds, which is no RCU or lockup bug; give stalls, soft
+# lockups and hung tasks more rope (reports after 300 s, 120 s, 600 s),
+# and let a soft lockup show every CPU
+cmdline="$cmdline lpj=$LAB_LPJ tsc=reliable no_timer_check mitigations=off"
+cmdline="$cmdline rcupdate.rcu_cpu_stall_timeout=$STALL_TIMEOUT watchdog_thresh=$WATCHDOG_THRESH"
+cmdline="$cmdline sysctl.kernel.hung_task_timeout_secs=$HUNG_TASK_TIMEOUT"
+cmdline="$cmdline sysctl.kernel.softlockup_all_cpu_backtrace=1"
 cmdline="$cmdline sched_verbose $append"
 
 note "booting $MODEL NPS$NPS, $NR_CPUS CPUs ($SOCKETS sockets x $CCX CCX x $CORES cores x $THREADS threads), log $log"

@@ -9,6 +9,23 @@ die() {
 	exit 1
 }
 
+# need_value "$@" in an option loop: the option in $1 has a value in $2
+need_value() {
+	[ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"
+}
+
+# series_patches [DIR]: the patch names of DIR/series (default: the lab's
+# patches), in order, without comments and blank lines
+series_patches() {
+	local dir=${1:-${LAB_PATCHES:-$LAB_TOP/patches}}
+	[ -f "$dir/series" ] || die "no series file in $dir"
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$dir/series"
+}
+
+# the series' debugging aid, for evaluating it, not for merging: make mail
+# leaves it out unless asked
+LAB_DEBUG_PATCH='*-sched-fair-Add-select_idle_sibling-statistics.patch'
+
 note() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
 }

@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--version N] [--rfc] [--results DIR] [--send] [--help]
+usage: ${0##*/} [--version N] [--rfc] [--results DIR] [--with-stats] [--send] [--help]
 
 Commits the base tree and patches/series into a git repository of its own
 (\$LAB_OUT/mail-git), then writes \$LAB_OUT/mail/vN/ with git format-patch:
@@ -20,17 +20,19 @@ git resolves them in this checkout), and without one the script stops,
 since the DCO needs a person.  Ends with git send-email --dry-run; --send
 really sends (needs sendemail.* configured in git).  The cover letter says
 the series is not yet rebased on tip:sched/core; LAB_BASE_NOTE replaces
-that line (e.g. after a KERNEL_SRC=tip run).
+that line (e.g. after a KERNEL_SRC=tip run).  The series' last patch, the
+SIS statistics, is a debugging aid and not mailed unless --with-stats.
 EOT
 }
 
-version=1 rfc=0 results='' send=0
+version=1 rfc=0 results='' send=0 stats=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
-	--version) version=${2:-}; shift 2 ;;
+	--version) need_value "$@"; version=$2; shift 2 ;;
 	--rfc) rfc=1; shift ;;
-	--results) results=${2:-}; shift 2 ;;
+	--results) need_value "$@"; results=$2; shift 2 ;;
+	--with-stats) stats=1; shift ;;
 	--send) send=1; shift ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -61,7 +63,12 @@ else
 fi
 [ -f "$src/kernel/sched/fair.c" ] || die "$src does not look like a Linux source tree"
 patches=${LAB_PATCHES:-$LAB_TOP/patches}
-series=$(grep -v '^[[:space:]]*\(#\|$\)' "$patches/series")
+series=$(series_patches "$patches")
+if [ "$stats" = 0 ]; then
+	# shellcheck disable=SC2254
+	series=$(printf '%s\n' "$series" | while read -r p; do
+		case $p in $LAB_DEBUG_PATCH) ;; *) echo "$p" ;; esac; done)
+fi
 n=$(printf '%s\n' "$series" | wc -l)
 placeholder=$(sed -n 's/^From: //p' "$patches/$(printf '%s\n' "$series" | head -n1)" | head -n1)
 [ -n "$placeholder" ] || die "the first patch has no From: line"

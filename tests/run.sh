@@ -50,6 +50,7 @@ trap 'rm -rf "$tmp"' EXIT
 sec_bad_input() {
 	echo "== bad input"
 	expect_error "unknown NPS" "unknown NPS '3'" "$S/boot.sh" --nps 3
+	expect_error "mail: option without its value" "--version needs a value" "$S/mail.sh" --version
 	expect_error "unknown shape" "unknown SHAPE 'big'" "$S/boot.sh" --shape big
 	expect_error "unknown model" "unknown MODEL 'epyc'" "$S/boot.sh" --model epyc
 	expect_error "bench: unknown model" "unknown MODEL 'epyc'" env MODEL=epyc "$S/bench.sh"
@@ -117,6 +118,34 @@ host_bench_programs() {
 	else
 		notok "sis-schbench -r 3 -i 1 failed: $(tail -n1 "$tmp/sch-err")"
 	fi
+	# netperf: Debian's netperf and netserver run here, and a loopback
+	# TCP_RR run of two clients on the server's own port, started as
+	# bench-guest.sh starts them, gives a figure the parser reads
+	if "$t/netperf" -V >"$tmp/npv" 2>&1 && "$t/netserver" -V >>"$tmp/npv" 2>&1 &&
+		[ "$(grep -c '^Netperf version' "$tmp/npv")" = 2 ]; then
+		ok "netperf -V, netserver -V: $(head -n1 "$tmp/npv"), from $(cat "$t/netperf.version")"
+	else
+		notok "netperf -V, netserver -V: $(tail -n1 "$tmp/npv")"
+	fi
+	local port=$((20000 + $$ % 10000)) srv i pids=
+	"$t/netserver" -D -L 127.0.0.1 -p "$port" >"$tmp/netserver.log" 2>&1 &
+	srv=$!
+	sleep 1
+	for i in 0 1; do
+		"$t/netperf" -H 127.0.0.1 -p "$port" -t TCP_RR -l 1 -- -r 100 -k THROUGHPUT >"$tmp/np.$i" 2>&1 &
+		pids="$pids $!"
+	done
+	# shellcheck disable=SC2086
+	wait $pids || true
+	kill "$srv" 2>/dev/null || true
+	wait "$srv" 2>/dev/null || true
+	cat "$tmp"/np.[01] >"$tmp/np"
+	got=$(fig netperf 2 "$tmp/np")
+	if awk -v v="$got" 'BEGIN { exit !(v + 0 > 0) }' && [ -z "$(fig netperf 3 "$tmp/np")" ]; then
+		ok "netperf TCP_RR on loopback, 2 clients: the parser reads $got transactions/s per client (and nothing when a client is missing)"
+	else
+		notok "netperf TCP_RR on loopback: parsed '$got' from: $(tr '\n' ' ' <"$tmp/np") $(tail -n1 "$tmp/netserver.log")"
+	fi
 	# stream: the barrier that ran is named, the four rates still parse
 	for b in spin sleep; do
 		if "$t/sis-stream" -n 100000 -t 3 -j 2 -b "$b" >"$tmp/stream" 2>&1; then
@@ -135,15 +164,18 @@ host_bench_programs() {
 	# run a dynamic binary as UnixBench's do; the initramfs holds the
 	# libraries, and (as root) its sis-ubench runs on them in a chroot
 	local out=$tmp/initramfs root=$tmp/initramfs/root dyn f l missing=
-	mkdir -p "$root"
+	mkdir -p "$root" "$LAB_OUT/dl"
+	ln -s "$LAB_OUT/dl" "$out/dl"
 	if LAB_OUT=$out LAB_TREE=$tmp/no-tree "$S/mkinitramfs.sh" "$out/i.cpio.gz" >/dev/null 2>"$out/log" &&
 		(cd "$root" && zcat "$out/i.cpio.gz" | cpio -id --quiet 2>/dev/null); then
 		dyn=$(for f in "$out"/tools-static/sis-*; do ldd "$f" >/dev/null 2>&1 && printf '%s ' "${f##*/}"; done)
-		for l in /usr/bin/sis-ubench $(ldd "$out/tools-static/sis-ubench" | awk '/=> \//{ print $3 } /^\t\//{ print $1 }'); do
-			[ -e "$root$l" ] || missing="$missing $l"
+		for f in sis-ubench netperf netserver; do
+			for l in /usr/bin/$f $(ldd "$out/tools-static/$f" | awk '/=> \//{ print $3 } /^\t\//{ print $1 }'); do
+				[ -e "$root$l" ] || missing="$missing $l"
+			done
 		done
 		if [ "$dyn" = "sis-ubench " ] && [ -z "$missing" ]; then
-			ok "initramfs: the lab's tools are static but for sis-ubench, which comes with its libraries"
+			ok "initramfs: the lab's tools are static but for sis-ubench, which comes with its libraries, as do Debian's netperf and netserver"
 		else
 			notok "initramfs: dynamic tools '$dyn' (want sis-ubench only), missing:$missing"
 		fi
@@ -156,6 +188,15 @@ host_bench_programs() {
 			ok "initramfs: its dynamic sis-ubench runs execl and spawn on the copied libraries (lps: $got)"
 		else
 			notok "initramfs: sis-ubench in a chroot of it: $(tail -n2 "$out/ub" | tr '\n' ' ')"
+		fi
+		if [ "$(id -u)" = 0 ]; then
+			if chroot "$root" /usr/bin/netperf -V >"$out/npv" 2>&1 &&
+				chroot "$root" /usr/bin/netserver -V >>"$out/npv" 2>&1 &&
+				[ "$(grep -c '^Netperf version' "$out/npv")" = 2 ]; then
+				ok "initramfs: its netperf and netserver run on the copied libraries ($(head -n1 "$out/npv"))"
+			else
+				notok "initramfs: netperf -V in a chroot of it: $(tail -n2 "$out/npv" | tr '\n' ' ')"
+			fi
 		fi
 	else
 		notok "mkinitramfs.sh: $(tail -n2 "$out/log" | tr '\n' ' ')"
@@ -497,6 +538,14 @@ sec_bench() {
 					notok "bench smoke: $b: $n numeric results (want 4 at least), see $d"
 				fi
 			done
+			# the unpatched base kernel, booted after the patched one
+			nb=$(awk -F, '$3 == "base" && $5 ~ /^[0-9.]+$/' "$d/results.csv" | wc -l)
+			if [ "$nb" -ge 1 ] && grep -q '^kernel of base: ' "$d/system.txt" &&
+				grep -qw base "$d/report.txt"; then
+				ok "bench smoke: the base kernel ran as variant base ($nb numeric results, in the report)"
+			else
+				notok "bench smoke: no base variant in $d ($nb numeric results)"
+			fi
 			for f in report.txt report-old.txt results.json system.txt plots/hackbench.png; do
 				if [ -s "$d/$f" ]; then ok "bench smoke: wrote $f"; else notok "bench smoke: no $f in $d"; fi
 			done
@@ -510,7 +559,7 @@ sec_bench() {
 sec_mail() {
 	echo "== mail"
 	# the series is signed off by a placeholder: mail.sh needs a person
-	placeholder=$(sed -n 's/^From: //p' "$top/patches/$(grep -v '^[[:space:]]*\(#\|$\)' "$top/patches/series" | head -n1)" | head -n1)
+	placeholder=$(sed -n 's/^From: //p' "$top/patches/$(series_patches | head -n1)" | head -n1)
 	if git -C "$top" config --local --get user.name >/dev/null 2>&1; then
 		ok "mail: no identity: not checked, this checkout sets its own user.name"
 	else
@@ -535,6 +584,14 @@ sec_mail() {
 			ok "mail: cover letter filled in, Link: tags kept, PeterZ in To"
 		else
 			notok "mail: cover letter or addresses incomplete in $m"
+		fi
+		# the statistics patch, a debugging aid, stays out unless asked
+		want=$(series_patches | grep -vc "${LAB_DEBUG_PATCH#\*-}")
+		if [ "$(ls "$m"/0*.patch | grep -vc /0000-cover-letter.patch)" = "$want" ] &&
+			! grep -ql '^Subject: .*select_idle_sibling() statistics' "$m"/0*.patch; then
+			ok "mail: $want patches mailed, the statistics patch left out"
+		else
+			notok "mail: $(ls "$m"/0*.patch | wc -l) mails, expected $want patches and a cover letter, no statistics"
 		fi
 		bad=''
 		for f in "$m"/0*.patch; do

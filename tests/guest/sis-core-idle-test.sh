@@ -1,8 +1,10 @@
 #!/bin/sh
 # Guest tests of SIS_CORE's idle mask: a wakeup whose task cannot use an
 # idle core (affinity, SCHED_IDLE, a core-scheduling cookie) must not hide
-# that core from the scans of other tasks, and with isolcpus=domain
-# splitting a core the isolated CPU is never picked nor put in the mask.
+# that core from the scans of other tasks, nor must switching SIS_CORE off
+# and on, or a CPU left with SCHED_IDLE tasks only; and with
+# isolcpus=domain splitting a core the isolated CPU is never picked nor
+# put in the mask.
 #
 # Every case runs on one LLC: the waker of "sis-load wakeups" spins on its
 # first CPU H and a hog keeps H's SMT sibling busy, so every wakeup misses
@@ -105,9 +107,35 @@ if sis-load -k -c "$H" wakeups 1 "$H" 2>/dev/null; then
 else
 	result sis-core-idle-cookie FAIL "no core scheduling (CONFIG_SCHED_CORE=n?)"
 fi
+
+# 4 and 5 first make every core of the LLC busy and let wakeups drop them
+# all from the mask; without SIS_UTIL, which would skip those scans.
+R=$(without "$L" "$(siblings "$H")")
+echo NO_SIS_UTIL >"$F"
+
+# 4. SIS_CORE off and on.  While it is off nothing keeps the mask: cores
+# that go idle then are not recorded, and must be found once it is back.
+start_hogs RH "$R"
+sis-load -c "$H" wakeups "$N" "$L"
+echo NO_SIS_CORE >"$F"
+end_hogs RH
+sleep 1
+echo SIS_CORE >"$F"
+audit toggle "SIS_CORE switched off, the LLC going idle, and on again"
+
+# 5. from ordinary to SCHED_IDLE.  A CPU whose ordinary task leaves while
+# SCHED_IDLE tasks remain never enters idle, yet it is idle to an
+# ordinary wakee and must be back in the mask.
+start_hogs IH "$R" -i
+start_hogs RH "$R"
+sis-load -c "$H" wakeups "$N" "$L"
+end_hogs RH
+audit to-sched-idle "the ordinary tasks left CPUs running SCHED_IDLE tasks"
+end_hogs IH
+echo SIS_UTIL >"$F"
 end_hogs SH
 
-# 4. isolcpus=domain splitting a core: the isolated CPU I is no part of
+# 6. isolcpus=domain splitting a core: the isolated CPU I is no part of
 # the LLC domain, its sibling J is.  With J busy and named in the mask, a
 # wakeup that may use I must neither be placed on I nor hand J's place in
 # the mask to I (sis.core_outside counts mask bits outside the LLC).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest tests of the SIS statistics (patch 0001): the counters move, the
+# Guest tests of the SIS statistics (the last patch): the counters move, the
 # probe count of a full LLC equals its width, the audit sees no miss when
 # only one CPU is busy.  Prints "RESULT name ok|FAIL detail" lines.
 . /lab/sis-lib.sh
