@@ -9,7 +9,8 @@ usage: ${0##*/} [--help] OUT.cpio.gz [HOST-BINARY...]
 
 Pack busybox-static, tests/guest/, sis-stats.sh and the bench statistics
 (as /lab), the tools/ programs (built static into \$LAB_OUT/tools-static,
-but for the dynamic sis-ubench; copied to /usr/bin), the kselftest
+but for the dynamic sis-ubench; copied to /usr/bin), Debian's netperf and
+netserver (fetched there by tools/fetch-netperf.sh), the kselftest
 sis_test of the patched tree (\$LAB_TREE, default \$LAB_OUT/tree) and
 the lab init into OUT.  Dynamic programs come with the shared libraries
 they need, as does each HOST-BINARY (a path or a command name), so
@@ -54,7 +55,7 @@ copy_with_libs() {
 
 make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools-static" STATIC=1 >&2 ||
 	die "cannot build tools/"
-for c in "$LAB_TOP"/tools/*.c; do
+for c in "$LAB_TOP"/tools/*.c netperf netserver; do
 	f=$LAB_OUT/tools-static/$(basename "$c" .c)
 	if ldd "$f" >/dev/null 2>&1; then
 		copy_with_libs "$f" "/usr/bin/${f##*/}"

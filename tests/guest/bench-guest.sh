@@ -53,12 +53,20 @@ unixbench_figure() {
 	$AWK '/ lps / { v = $(NF - 5) } END { if (v != "") print v }' "$1"
 }
 
+# netperf_figure CLIENTS FILE: the TCP_RR transactions per second per
+# client (their mean), when each of the CLIENTS netperf processes printed
+# a positive THROUGHPUT= line (-k THROUGHPUT)
+netperf_figure() {
+	$AWK -F= -v n="$1" '$1 == "THROUGHPUT" && $2 + 0 > 0 { s += $2; k++ }
+		END { if (k == n && n > 0) printf "%.2f\n", s / n }' "$2"
+}
+
 # --parse BENCH ARG... FILE: print the figure BENCH_figure finds in FILE
 # (for the lab's tests), then exit
 if [ "${1:-}" = --parse ]; then
 	case ${2:-} in
-	schbench|stream|unixbench) f=$2_figure; shift 2; $f "$@"; exit ;;
-	*) echo "bench: --parse schbench|stream|unixbench ARG... FILE" >&2; exit 2 ;;
+	schbench|stream|unixbench|netperf) f=$2_figure; shift 2; $f "$@"; exit ;;
+	*) echo "bench: --parse schbench|stream|unixbench|netperf ARG... FILE" >&2; exit 2 ;;
 	esac
 fi
 CSV=$OUT/results.csv
@@ -185,10 +193,12 @@ run_job() {
 		measure tbench -t $((RUNTIME < 3 ? 3 : RUNTIME)) -c /usr/share/dbench/client.txt "$p" 127.0.0.1
 		emit tbench "$p" "$($AWK '/^Throughput/ { print $2 }' "$T/out")" ;;
 	netperf)
+		# Debian's netperf: one process per client, each a TCP_RR
+		# connection to our netserver with 100-byte requests and responses
 		measure sh -c "i=0; while [ \$i -lt $p ]; do
-			sis-netperf -H 127.0.0.1 -p $NETPERF_PORT -l $RUNTIME -- -r 100 -k THROUGHPUT >$T/np.\$i &
+			netperf -H 127.0.0.1 -p $NETPERF_PORT -t TCP_RR -l $RUNTIME -- -r 100 -k THROUGHPUT >$T/np.\$i &
 			i=\$((i + 1)); done; wait; cat $T/np.*"
-		emit netperf "$p-clients" "$($AWK -F= '/^THROUGHPUT=/ { s += $2; n++ } END { if (n == '"$p"') printf "%.2f", s / n }' "$T/out")"
+		emit netperf "$p-clients" "$(netperf_figure "$p" "$T/out")"
 		rm -f "$T"/np.* ;;
 	stream)
 		measure sis-stream -n "$(stream_elements)" -t "$p" -j "$nllc"
@@ -233,7 +243,8 @@ size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
 EOT
 [ -f "$CSV" ] || echo "bench,case,variant,round,value,probes_per_wakeup,idle_hit_pct,job" >"$CSV"
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
-case " $BENCHES " in *" netperf "*) sis-netperf -S -L 127.0.0.1 -p "$NETPERF_PORT" & srv2=$! ;; esac
+# -D: netserver stays in the foreground, as $srv2, and forks per test
+case " $BENCHES " in *" netperf "*) netserver -D -L 127.0.0.1 -p "$NETPERF_PORT" >/dev/null 2>&1 & srv2=$! ;; esac
 trap 'kill ${srv1:-} ${srv2:-} 2>/dev/null; variant tip; rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 sleep 1

@@ -13,7 +13,7 @@
 # is known) or of which only that CPU's SMT sibling is idle (prev has an
 # idle sibling): the wakee goes to an idle CPU instead of stacking.  And
 # the case it is for, over loopback TCP, where the partner is woken from
-# the receiving softirq: the pair on the busy LLC, sis-netperf's TCP_RR and,
+# the receiving softirq: the pair on the busy LLC, netperf's TCP_RR and,
 # when the guest has tbench (LAB_GUEST_BINS="tbench tbench_srv"), tbench,
 # each confined to one LLC with as many clients as it has CPUs.
 . /lab/sis-lib.sh
@@ -151,17 +151,17 @@ wait "$pair"
 stop_hogs
 
 n=$(count "$llc")
-taskset -c "$llc" sis-netperf -S -L 127.0.0.1 -p 12866 &
+taskset -c "$llc" netserver -D -L 127.0.0.1 -p 12866 >/dev/null 2>&1 &
 srv=$!
 sleep 1
 i=0 pids=
 while [ "$i" -lt "$n" ]; do
-	taskset -c "$llc" sis-netperf -H 127.0.0.1 -p 12866 -l 8 -- -r 100 \
+	taskset -c "$llc" netperf -H 127.0.0.1 -p 12866 -t TCP_RR -l 8 -- -r 100 \
 		-k THROUGHPUT >"/tmp/np.$i" &
 	pids="$pids $!" i=$((i + 1))
 done
 sleep 2
-tcp sis-short-netperf sis-netperf
+tcp sis-short-netperf netperf
 wait $pids
 kill "$srv"
 wait "$srv" 2>/dev/null
