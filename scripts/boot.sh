@@ -27,7 +27,9 @@ status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
   --out DIR       host directory the guest sees as /lab/out (9p)
   --append ARGS   extra kernel parameters
   --mem MB        guest memory (default 512 per node)
-  --timeout SEC   kill QEMU after SEC seconds (default 1800)
+  --timeout SEC   after SEC seconds (default 1800) have the guest print all
+                  CPUs' stacks and its blocked tasks (sysrq l and w through
+                  the monitor), then end QEMU and fail
   -v              copy the console to stdout as well
 LAB_MACHINE_OPTS adds -machine options.
 LAB_GUEST_BINS lists host programs copied into the guest with their
@@ -101,7 +103,8 @@ fi
 # Milan model's MADT goes first, as the uncompressed archive the kernel's
 # ACPI table upgrade reads
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+qemu='' wd=''
+trap 'kill $qemu $wd 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/root/lab"
 printf '%s\n' "$cmd" >"$work/root/lab/cmd"
 (cd "$work/root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$work/cmd.cpio.gz"
@@ -150,26 +153,54 @@ cmdline="$cmdline sysctl.kernel.hung_task_timeout_secs=$HUNG_TASK_TIMEOUT"
 cmdline="$cmdline sysctl.kernel.softlockup_all_cpu_backtrace=1"
 cmdline="$cmdline sched_verbose $append"
 
+# the monitor lets a timeout ask the guest where it is stuck (sysrq)
+set -- "$@" -display none -no-reboot -monitor "unix:$work/monitor,server=on,wait=off" \
+	-kernel "$kernel" -initrd "$work/initrd" -append "$cmdline"
+
+# watchdog PID: after $timeout s, have the guest print every CPU's stack and
+# the blocked tasks (sysrq l and w on the emulated keyboard), give it
+# SYSRQ_GRACE s to print them, then end QEMU
+SYSRQ_GRACE=60
+watchdog() {
+	local t=0
+	while [ "$t" -lt "$timeout" ] && kill -0 "$1" 2>/dev/null; do
+		sleep 1
+		t=$((t + 1))
+	done
+	kill -0 "$1" 2>/dev/null || return 0
+	: >"$work/timed-out"
+	python3 - "$work/monitor" <<-'EOT' >/dev/null 2>&1 || true
+		import socket, sys, time
+		s = socket.socket(socket.AF_UNIX)
+		s.connect(sys.argv[1])
+		for key in ("l", "w"):
+		    s.sendall(b"sendkey alt-sysrq-%s\n" % key.encode())
+		    time.sleep(5)
+	EOT
+	sleep "$SYSRQ_GRACE"
+	kill "$1" 2>/dev/null || true
+}
+
 note "booting $MODEL NPS$NPS, $NR_CPUS CPUs ($SOCKETS sockets x $CCX CCX x $CORES cores x $THREADS threads), log $log"
 start=$(date +%s)
 rc=0
-if [ "$verbose" = 1 ]; then
-	set +e
-	timeout "$timeout" "$QEMU" "$@" -display none -monitor none -serial stdio \
-		-no-reboot -kernel "$kernel" -initrd "$work/initrd" -append "$cmdline" \
-		</dev/null 2>"$log.qemu" | tee "$log"
-	rc=${PIPESTATUS[0]}
-	set -e
-else
-	timeout "$timeout" "$QEMU" "$@" -display none -monitor none -serial "file:$log" \
-		-no-reboot -kernel "$kernel" -initrd "$work/initrd" -append "$cmdline" \
-		</dev/null >"$log.qemu" 2>&1 || rc=$?
-fi
+"$QEMU" "$@" -serial "file:$log" </dev/null >"$log.qemu" 2>&1 &
+qemu=$!
+watchdog "$qemu" &
+wd=$!
+# -v: follow the console until QEMU ends
+[ "$verbose" = 0 ] || tail -n +1 -F --pid="$qemu" "$log" 2>/dev/null &
+wait "$qemu" || rc=$?
+qemu=
+kill "$wd" 2>/dev/null || true
+wait 2>/dev/null || true
+[ ! -e "$work/timed-out" ] || rc=124
 # QEMU warns per vCPU of each CPU feature TCG lacks (on milan: the forced
 # topoext): counted here, kept out of the console log the splat scans read
 lacks=$(grep -c "doesn't support requested feature" "$log.qemu" 2>/dev/null || true)
 [ "${lacks:-0}" = 0 ] || note "$lacks QEMU warnings of CPU features TCG lacks (in $log.qemu)"
-[ "$rc" -ne 124 ] || die "guest did not finish within $timeout s (log $log)"
+[ "$rc" -ne 124 ] ||
+	die "guest did not finish within $timeout s; its CPUs' stacks and blocked tasks (sysrq l, w) are in $log"
 [ "$rc" -eq 0 ] || die "QEMU failed with status $rc: $(grep -v '^$' "$log.qemu" 2>/dev/null | tail -n1)"
 st=$(sed -n 's/^LAB-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n1)
 [ -n "$st" ] || die "guest stopped without reporting an exit status (log $log)"

@@ -31,7 +31,8 @@ TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask test),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default
 "qemu nonuma up"),
-TEST_BENCH=0 (skip the bench smoke run),
+TEST_BENCH=0 (skip the bench smoke run), TEST_HANG=0 (skip the hung
+guest boot),
 TEST_GUEST (guest test scripts run in the scaled boots, default
 sis-test.sh sis-node-test.sh sis-core-test.sh, plus sis-short-test.sh in
 NPS1, kselftest-test.sh in NPS2 and sis-hotplug-test.sh in NPS4).
@@ -516,6 +517,23 @@ sec_boots() {
 	for nps in ${TEST_SMALL_NPS-4}; do
 		boot_check small "$nps" "CYCLES=1 reliability-test.sh"
 	done
+	# a guest that never finishes: boot.sh must fail and leave every CPU's
+	# stack and the blocked tasks in the log (sysrq through the monitor)
+	if [ "${TEST_HANG:-1}" = 1 ]; then
+		echo "== a hung guest"
+		hlog=$logs/test-hang.log
+		if SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --timeout 240 -- \
+			'sleep 100000' 2>"$tmp/boot.err"; then
+			notok "hung guest: boot.sh exited 0"
+		elif grep -q 'did not finish within 240 s' "$tmp/boot.err" &&
+			grep -q 'sysrq: Show backtrace of all active CPUs' "$hlog" &&
+			grep -q 'sysrq: Show Blocked State' "$hlog" &&
+			grep -q 'NMI backtrace for cpu' "$hlog"; then
+			ok "hung guest: boot.sh failed after 240 s, all CPUs' stacks and the blocked tasks in the log"
+		else
+			notok "hung guest: $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog?"
+		fi
+	fi
 }
 
 # the bench pipeline at its smallest size

@@ -140,7 +140,8 @@ variant() {
 	for f in $ALL; do
 		[ -z "$(feature_state "$f")" ] || echo "NO_$f" >"$F"
 	done
-	[ "$1" = tip ] && return 0
+	# base: the unpatched kernel, which has none of them
+	case $1 in tip|base) return 0 ;; esac
 	for f in $(echo "$1" | tr '+' ' '); do
 		[ -n "$(feature_state "$f")" ] || return 1
 		case $f in
@@ -231,7 +232,12 @@ for v in $VARIANTS; do
 done
 variant tip
 
-cat >"$OUT/system.txt" <<EOT
+# a second boot into the same results (make bench's base kernel) only
+# adds its kernel
+if [ -s "$OUT/system.txt" ]; then
+	echo "kernel of $VARIANTS: $(uname -r)" >>"$OUT/system.txt"
+else
+	cat >"$OUT/system.txt" <<EOT
 kernel: $(uname -r)
 cpu: $($AWK -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 cpus: $ncpu
@@ -241,6 +247,7 @@ nps: ${NPS:-}
 machine: ${BENCH_MACHINE:-$(uname -n)}
 size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
 EOT
+fi
 [ -f "$CSV" ] || echo "bench,case,variant,round,value,probes_per_wakeup,idle_hit_pct,job" >"$CSV"
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
 # -D: netserver stays in the foreground, as $srv2, and forks per test
