@@ -2,9 +2,6 @@
 # Turn a bench results.csv into LKML-style reports, JSON and plots.
 set -eu
 . "$(dirname "$0")/lib.sh"
-# lib.sh's option idiom, until every lib.sh has it
-declare -F need_value >/dev/null ||
-	need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 
 usage() {
 	cat <<EOT
