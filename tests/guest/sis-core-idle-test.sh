@@ -64,7 +64,9 @@ audit() {
 	cat "/tmp/ci-$1"
 	checks=$(stat audit_checks "/tmp/ci-$1")
 	miss=$(stat audit_llc_miss "/tmp/ci-$1")
-	if [ "${checks:-0}" -ge "$N" ] && [ "$miss" = 0 ]; then
+	# a wakeup that finds the sleeper still queued needs no CPU
+	# selection and is not audited: at least half must be
+	if [ "${checks:-0}" -ge $((N / 2)) ] && [ "$miss" = 0 ]; then
 		result "sis-core-idle-$1" ok "after $2: $checks wakeups audited, no LLC miss"
 	else
 		result "sis-core-idle-$1" FAIL "after $2: ${miss:-?} LLC misses in ${checks:-?} audited wakeups"
