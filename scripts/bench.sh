@@ -39,6 +39,15 @@ Environment:
   NETPERF_PORT  --host: port of the netperf-style server (default 12875;
             netserver keeps its 12865); tbench's server takes 7003
 
+Each run has a time limit in the guest (RUN_LIMIT seconds, default 300 +
+20 x the run's length): a run that exceeds it, fails or prints no figure
+(or tbench's 0 MB/s) is recorded as failed with its reason, never as a
+value, and a hung run first has the guest print all CPUs' stacks and its
+blocked tasks (sysrq).  The reports then start with MISSING RESULTS,
+listing each failed result and a guest that stopped early (BENCH_TIMEOUT,
+default 86400 s, or a crash), and bench.sh exits 3 (runs failed) or 4
+(a guest stopped early) after writing them.
+
 Results go to \$LAB_OUT/bench/<time>-<model>-<shape>-nps<N>/ (--host: <time>-host/): results.csv (one row per
 run, written as it ends), system.txt, report.txt (normalized blocks),
 report-old.txt (value (pct) tables), results.json and plots/*.png.
@@ -109,25 +118,67 @@ else
 	base=
 	[ "${BASE:-1}" = 0 ] || base=$("$LAB_TOP/scripts/build-base.sh" qemu)
 	# guest_matrix KERNEL LOG VARIANTS VERIFY: one boot running the matrix
+	# guest_matrix KERNEL LOG VARIANTS VERIFY: one boot running the matrix;
+	# a guest that stops early (boot.sh fails, a hang ends in its sysrq
+	# dump) is noted in $out/stopped
 	guest_matrix() {
-		# the matrix runs for hours under TCG: no guest timeout
+		local rc
+		set +e
+		# each run has its own time limit in the guest; the boot's is
+		# the last resort (BENCH_TIMEOUT)
 		LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$1" --nps "$NPS" \
 			--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/$2" \
 			--timeout "${BENCH_TIMEOUT:-86400}" -- \
 			"VARIANTS='$3' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \
-			RUNTIME=${RUNTIME:-} LOOPS=${LOOPS:-} VERIFY=$4 NPS=$NPS \
-			BENCH_MACHINE='QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS' /lab/bench-guest.sh" |
-			grep --line-buffered '^bench:' || true
+			RUNTIME=${RUNTIME:-} LOOPS=${LOOPS:-} VERIFY=$4 NPS=$NPS RUN_LIMIT=${RUN_LIMIT:-} \
+			BENCH_MACHINE='QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS' /lab/bench-guest.sh" \
+			2>"$out/boot.err" | grep --line-buffered '^bench:'
+		rc=${PIPESTATUS[0]}
+		set -e
+		# 3: the guest ran everything, some runs failed (listed in results.csv)
+		case $rc in
+		0|3) ;;
+		*) echo "the guest of $2 stopped early (status $rc): $(tail -n1 "$out/boot.err")" >>"$out/stopped" ;;
+		esac
 	}
 	guest_matrix "$kernel" console.log "${VARIANTS:-}" "${VERIFY:-}"
 	# the base kernel has none of the series' features: every run is the
 	# base as it is, labelled base; nothing to verify against tip there
 	[ -z "$base" ] || guest_matrix "$base" console-base.log base 0
 fi
-[ -s "$out/results.csv" ] || die "no results were written (see $out/console.log)"
+[ -s "$out/results.csv" ] ||
+	die "no results were written (see $out/console.log) $(cat "$out/stopped" 2>/dev/null || true)"
+# what is missing and why leads every report
+{
+	cat "$out/stopped" 2>/dev/null
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		c["status"] && $c["status"] != "ok" {
+			printf "  %s %s, %s, round %s: %s\n", $c["bench"], $c["case"], $c["variant"], $c["round"], $c["status"]; n++ }
+		END { if (n) printf "%d results failed and are left out of the tables:\n", n > "/dev/stderr" }' \
+		"$out/results.csv" 2>"$out/failed.head" >"$out/failed.list"
+	cat "$out/failed.head" "$out/failed.list"
+	rm -f "$out/failed.head" "$out/failed.list"
+} >"$out/missing.txt"
 r=$LAB_TOP/scripts/bench-report.sh
-"$r" --format old "$out/results.csv" >"$out/report-old.txt"
-"$r" --format json "$out/results.csv" >"$out/results.json"
-"$r" --plot "$out/plots" "$out/results.csv" >"$out/report.txt"
+for f in old json norm; do
+	case $f in
+	old) "$r" --format old "$out/results.csv" >"$out/report-old.body" ;;
+	json) "$r" --format json "$out/results.csv" >"$out/results.json" ;;
+	norm) "$r" --plot "$out/plots" "$out/results.csv" >"$out/report.body" ;;
+	esac
+done
+for f in report report-old; do
+	if [ -s "$out/missing.txt" ]; then
+		{ echo "MISSING RESULTS"; cat "$out/missing.txt"; echo; cat "$out/$f.body"; } >"$out/$f.txt"
+	else
+		cat "$out/$f.body" >"$out/$f.txt"
+	fi
+	rm -f "$out/$f.body"
+done
 cat "$out/report.txt"
 note "reports: $out/report.txt, $out/report-old.txt, $out/results.json, $out/plots/"
+if [ -s "$out/missing.txt" ]; then
+	note "$(head -n1 "$out/missing.txt")"
+	[ ! -s "$out/stopped" ] || exit 4
+	exit 3
+fi

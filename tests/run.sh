@@ -205,6 +205,55 @@ host_bench_programs() {
 }
 
 # the benchmark programs' self-tests and the report generator (host)
+# The bench driver on this host with a fake tbench: a run that hangs, one
+# that fails and one that prints tbench's 0 MB/s are each recorded as
+# failed with their reason and no value; the hang is killed at the time
+# limit after the sysrq requests for every CPU's stack and the blocked
+# tasks; the driver ends with status 3.  A good run is recorded as ok.
+bench_driver_failures() {
+	local b=$tmp/bd kind want rc
+	mkdir -p "$b/bin" "$b/lab"
+	cp "$top/tests/guest/sis-lib.sh" "$S/bench-stats.awk" "$S/bench-meta.txt" "$b/lab/"
+	cat >"$b/bin/tbench" <<-'EOT'
+		#!/bin/sh
+		case $FAKE in
+		hang) exec sleep 600 ;;
+		fail) echo "tbench: connection refused" >&2; exit 1 ;;
+		zero) echo "Throughput 0 MB/sec  1 clients  1 procs  max_latency=0.000 ms" ;;
+		ok) echo "Throughput 123.5 MB/sec  1 clients  1 procs  max_latency=1.000 ms" ;;
+		esac
+	EOT
+	printf '#!/bin/sh
+exec sleep 600
+' >"$b/bin/tbench_srv"
+	chmod +x "$b/bin/tbench" "$b/bin/tbench_srv"
+	for kind in hang fail zero ok; do
+		case $kind in
+		hang) want="failed: hung: killed after 2 s" ;;
+		fail) want="failed: exit status 1: tbench: connection refused" ;;
+		zero) want="failed: tbench printed 0 MB/s" ;;
+		ok) want="ok" ;;
+		esac
+		rm -rf "$b/out"
+		: >"$b/sysrq"
+		rc=0
+		FAKE=$kind RUN_LIMIT=2 BENCH_SYSRQ=$b/sysrq LAB_DIR=$b/lab OUT=$b/out BENCHES=tbench \
+			VARIANTS=tip ROUNDS=1 VERIFY=0 SIZE=tiny PATH="$b/bin:$PATH" \
+			timeout 120 sh "$top/tests/guest/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
+		row=$(tail -n +2 "$b/out/results.csv" 2>/dev/null)
+		case $kind:$rc:$row in
+		hang:3:*",NA,"*",$want"*|fail:3:*",NA,"*",$want"*|zero:3:*",NA,"*",$want"*|ok:0:*",123.5,"*",ok")
+			if [ "$kind" != hang ] || [ "$(tr '\n' ' ' <"$b/sysrq")" = "l w " ]; then
+				ok "bench driver: a run that does '$kind' is recorded as '$want' (status $rc)"
+			else
+				notok "bench driver: the hung run did not ask for sysrq l and w: $(cat "$b/sysrq")"
+			fi ;;
+		*) notok "bench driver: '$kind': status $rc, row '$row', want '$want'" ;;
+		esac
+	done
+	pkill -f "$b/bin/tbench_srv" 2>/dev/null || true
+}
+
 sec_host() {
 	echo "== benchmark programs and report generator (host)"
 	if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
@@ -215,6 +264,7 @@ sec_host() {
 		notok "tools self-tests: $(tail -n1 "$logs/tools-check.log")"
 	fi
 	host_bench_programs
+	bench_driver_failures
 	# fixed inputs with known outputs: sign rule (lower-is-better baselines
 	# print -0.00), CV, HMean and Median statistics, both significance tests,
 	# [Verification Run] rows; results-by-name.csv holds the same results
@@ -544,10 +594,17 @@ sec_bench() {
 	d=
 	if [ "${TEST_BENCH:-1}" = 1 ]; then
 		echo "== bench smoke run (SIZE=tiny)"
-		if SIZE=tiny ROUNDS=2 VERIFY=1 VARIANTS="tip SIS_SHORT+SIS_CORE" NPS=1 \
+		rc=0
+		SIZE=tiny ROUNDS=2 VERIFY=1 VARIANTS="tip SIS_SHORT+SIS_CORE" NPS=1 \
 			"$S/bench.sh" --kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
-			>"$logs/bench-smoke.log" 2>&1; then
-			d=$(sed -n 's/^bench.sh: results in //p' "$logs/bench-smoke.log")
+			>"$logs/bench-smoke.log" 2>&1 || rc=$?
+		d=$(sed -n 's/^bench.sh: results in //p' "$logs/bench-smoke.log")
+		# 3: some runs failed, which the report must then say first
+		if [ "$rc" = 3 ] && [ "$(head -n1 "$d/report.txt")" = "MISSING RESULTS" ]; then
+			ok "bench smoke: $(grep -c ',failed: ' "$d/results.csv") failed results, listed at the top of the report"
+			rc=0
+		fi
+		if [ "$rc" = 0 ]; then
 			for b in $(awk -F'|' '!/^#/ && NF { print $1 }' "$S/bench-meta.txt" | grep -v 'stream-100'); do
 				n=$(awk -F, -v b="$b" '$1 == b && $4 !~ /^v/ && $5 ~ /^[0-9.]+$/' "$d/results.csv" | wc -l)
 				if [ "$n" -ge 4 ]; then
@@ -569,6 +626,16 @@ sec_bench() {
 			done
 		else
 			notok "bench smoke run failed: $(tail -n2 "$logs/bench-smoke.log" | tr '\n' ' ')"
+		fi
+		# a guest killed before its end: make bench must fail and say so
+		rc=0
+		BASE=0 SHAPE=small SIZE=tiny ROUNDS=1 VERIFY=0 VARIANTS=tip BENCHES=hackbench NPS=1 \
+			BENCH_TIMEOUT=20 "$S/bench.sh" --kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
+			>"$logs/bench-killed.log" 2>&1 || rc=$?
+		if [ "$rc" != 0 ] && [ "$rc" != 3 ] && grep -q 'stopped early' "$logs/bench-killed.log"; then
+			ok "bench: a guest ended by its time limit fails make bench (status $rc) and is reported"
+		else
+			notok "bench: a guest ended by its time limit: status $rc, $(tail -n1 "$logs/bench-killed.log")"
 		fi
 	fi
 }

@@ -152,20 +152,55 @@ variant() {
 }
 
 # emit BENCH CASE VALUE: one result row (job, variant and round from the
-# caller's $job, $v and $round; SIS figures from the last measure)
+# caller's $job, $v and $round; SIS figures and $fail from the last
+# measure).  A run that failed, or printed no figure or a throughput of 0
+# (tbench before its warm-up ended), is recorded as failed with its
+# reason in the status column, never as a value.
 emit() {
-	echo "$1,$2,$v,$round,${3:-NA},$pp,$hit,$job" >>"$CSV"
-	msg="$msg $1/$2=${3:-NA}"
+	st=ok val=$3
+	if [ -n "$fail" ]; then
+		st="failed: $fail"
+	elif [ -z "$val" ]; then
+		st="failed: no figure in the output ($(tail -n1 "$T/out" | cut -c1-80))"
+	elif [ "$1" = tbench ] && [ "$($AWK -v x="$val" 'BEGIN { print (x + 0 > 0) }')" = 0 ]; then
+		st="failed: tbench printed $val MB/s (the run ended within its warm-up)"
+	fi
+	[ "$st" = ok ] || { val=; nfail=$((nfail + 1)); echo "bench: $1/$2 $v round $round $st" >&2; }
+	echo "$1,$2,$v,$round,${val:-NA},$pp,$hit,$job,$(printf '%s' "$st" | tr ',\n' '; ')" >>"$CSV"
+	msg="$msg $1/$2=${val:-FAILED}"
 }
 
-# measure CMD...: run CMD under the SIS statistics into $T/out and take
-# its probes per wakeup and idle-hit rate into $pp and $hit
+# The time a run may take before it counts as hung: RUN_LIMIT seconds, or
+# 300 plus 20 times the timed length of a run (hackbench's loops under
+# TCG take minutes at 128 CPUs, but not tens of them).  A hung run gets
+# the stacks of all CPUs and the blocked tasks written to the console
+# (sysrq l and w; BENCH_SYSRQ names the trigger file) and is killed.
+LIMIT=${RUN_LIMIT:-$((300 + 20 * RUNTIME))}
+SYSRQ=${BENCH_SYSRQ:-/proc/sysrq-trigger}
+
+# measure CMD...: run CMD under the SIS statistics into $T/out, at most
+# LIMIT seconds, and take its probes per wakeup and idle-hit rate into
+# $pp and $hit; $fail says why it failed, if it did
 measure() {
-	if [ -r "$D/stats" ]; then
-		sis-stats.sh "$@" >"$T/out" 2>&1
-	else
-		"$@" >"$T/out" 2>&1
-	fi || echo "bench: '$*' failed: $(tail -n1 "$T/out")" >&2
+	fail=
+	[ ! -r "$D/stats" ] || set -- sis-stats.sh "$@"
+	rm -f "$T/hung"
+	# own sessions, so that a kill reaches every process of the run
+	setsid "$@" >"$T/out" 2>&1 &
+	mpid=$!
+	setsid sh -c 'sleep "$1"; kill -0 "$2" || exit 0; : >"$3/hung"
+		echo l >>"$4"; echo w >>"$4"; sleep 5; kill -KILL "-$2"' \
+		limit "$LIMIT" "$mpid" "$T" "$SYSRQ" >/dev/null 2>&1 &
+	wpid=$!
+	rc=0
+	wait "$mpid" || rc=$?
+	kill -TERM "-$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+	if [ -e "$T/hung" ]; then
+		fail="hung: killed after $LIMIT s, stacks of all CPUs and blocked tasks in the console log"
+	elif [ "$rc" != 0 ]; then
+		fail="exit status $rc: $(tail -n1 "$T/out" | cut -c1-80)"
+	fi
 	pp=$($AWK '/^probes per wakeup:/ { print $4 }' "$T/out")
 	hit=$($AWK '/^idle-hit rate:/ { sub("%", "", $3); print $3 }' "$T/out")
 	case $pp in ''|n/a) pp=NA ;; esac
@@ -248,7 +283,8 @@ machine: ${BENCH_MACHINE:-$(uname -n)}
 size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
 EOT
 fi
-[ -f "$CSV" ] || echo "bench,case,variant,round,value,probes_per_wakeup,idle_hit_pct,job" >"$CSV"
+[ -f "$CSV" ] || echo "bench,case,variant,round,value,probes_per_wakeup,idle_hit_pct,job,status" >"$CSV"
+nfail=0
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
 # -D: netserver stays in the foreground, as $srv2, and forks per test
 case " $BENCHES " in *" netperf "*) netserver -D -L 127.0.0.1 -p "$NETPERF_PORT" >/dev/null 2>&1 & srv2=$! ;; esac
@@ -299,4 +335,6 @@ if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
 		done
 	done
 fi
-echo "bench: done, $n runs in $(($(date +%s) - start))s"
+echo "bench: done, $n runs in $(($(date +%s) - start))s, $nfail results failed"
+# make bench tells failed runs from a guest that stopped early by this
+[ "$nfail" = 0 ] || exit 3
