@@ -104,7 +104,9 @@ fi
 # ACPI table upgrade reads
 work=$(mktemp -d)
 qemu='' wd=''
-trap 'kill $qemu $wd 2>/dev/null; rm -rf "$work"' EXIT
+# (|| true: under set -e a failing command in the trap would become the
+# script's exit status)
+trap 'kill $qemu $wd 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/root/lab"
 printf '%s\n' "$cmd" >"$work/root/lab/cmd"
 (cd "$work/root" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$work/cmd.cpio.gz"
