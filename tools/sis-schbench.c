@@ -274,15 +274,6 @@ static void multiply(unsigned long *m, unsigned long n)
 		}
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__asm__ __volatile__("pause" ::: "memory");
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
-
 /*
  * The lock of the CPU we run on: spin on it, and take another if we were
  * moved while we spun.

@@ -77,15 +77,6 @@ static void barrier_init(struct barrier *bar, unsigned int count, long spins)
 	bar->spins = spins;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__asm__ __volatile__("pause" ::: "memory");
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
-
 static void barrier_wait(struct barrier *bar)
 {
 	unsigned int gen = atomic_load(&bar->gen);

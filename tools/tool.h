@@ -65,4 +65,14 @@ static inline int parse_cpulist(const char *list, cpu_set_t *set)
 	return 0;
 }
 
+/* a spin-wait hint to the CPU, as the kernel's cpu_relax() */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("pause" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 #endif
