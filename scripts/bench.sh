@@ -150,7 +150,7 @@ fi
 	die "no results were written (see $out/console.log) $(cat "$out/stopped" 2>/dev/null || true)"
 # what is missing and why leads every report
 {
-	cat "$out/stopped" 2>/dev/null
+	[ ! -f "$out/stopped" ] || cat "$out/stopped"
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		c["status"] && $c["status"] != "ok" {
 			printf "  %s %s, %s, round %s: %s\n", $c["bench"], $c["case"], $c["variant"], $c["round"], $c["status"]; n++ }
