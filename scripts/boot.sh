@@ -162,7 +162,7 @@ set -- "$@" -display none -no-reboot -monitor "unix:$work/monitor,server=on,wait
 # watchdog PID: after $timeout s, have the guest print every CPU's stack and
 # the blocked tasks (sysrq l and w on the emulated keyboard), give it
 # SYSRQ_GRACE s to print them, then end QEMU
-SYSRQ_GRACE=60
+SYSRQ_GRACE=30
 watchdog() {
 	local t=0
 	while [ "$t" -lt "$timeout" ] && kill -0 "$1" 2>/dev/null; do

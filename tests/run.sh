@@ -572,14 +572,14 @@ sec_boots() {
 	if [ "${TEST_HANG:-1}" = 1 ]; then
 		echo "== a hung guest"
 		hlog=$logs/test-hang.log
-		if SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --timeout 240 -- \
+		if SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --timeout 150 -- \
 			'sleep 100000' 2>"$tmp/boot.err"; then
 			notok "hung guest: boot.sh exited 0"
-		elif grep -q 'did not finish within 240 s' "$tmp/boot.err" &&
+		elif grep -q 'did not finish within 150 s' "$tmp/boot.err" &&
 			grep -q 'sysrq: Show backtrace of all active CPUs' "$hlog" &&
 			grep -q 'sysrq: Show Blocked State' "$hlog" &&
 			grep -q 'NMI backtrace for cpu' "$hlog"; then
-			ok "hung guest: boot.sh failed after 240 s, all CPUs' stacks and the blocked tasks in the log"
+			ok "hung guest: boot.sh failed after 150 s, all CPUs' stacks and the blocked tasks in the log"
 		else
 			notok "hung guest: $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog?"
 		fi
