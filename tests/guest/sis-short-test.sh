@@ -132,6 +132,8 @@ tcp() {
 	taken=$(stat short_taken "/tmp/$1")
 	if [ "${taken:-0}" -gt 0 ]; then
 		result "$1" ok "$taken of $calls wakeups stacked on the waker"
+	elif [ "$short" = "0 of 0" ]; then
+		result "$1" FAIL "no $2 task ran (${calls:-?} wakeups in 4 s)"
 	elif [ "${short%% *}" = 0 ]; then
 		result "$1" ok "not measured: none of the $2 tasks ran short ($short)"
 	else
