@@ -117,7 +117,6 @@ else
 	fi
 	base=
 	[ "${BASE:-1}" = 0 ] || base=$("$LAB_TOP/scripts/build-base.sh" qemu)
-	# guest_matrix KERNEL LOG VARIANTS VERIFY: one boot running the matrix
 	# guest_matrix KERNEL LOG VARIANTS VERIFY: one boot running the matrix;
 	# a guest that stops early (boot.sh fails, a hang ends in its sysrq
 	# dump) is noted in $out/stopped
@@ -149,24 +148,21 @@ fi
 [ -s "$out/results.csv" ] ||
 	die "no results were written (see $out/console.log) $(cat "$out/stopped" 2>/dev/null || true)"
 # what is missing and why leads every report
+failed=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	c["status"] && $c["status"] != "ok" {
+		printf "  %s %s, %s, round %s: %s\n", $c["bench"], $c["case"], $c["variant"], $c["round"], $c["status"] }' \
+	"$out/results.csv")
 {
 	[ ! -f "$out/stopped" ] || cat "$out/stopped"
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		c["status"] && $c["status"] != "ok" {
-			printf "  %s %s, %s, round %s: %s\n", $c["bench"], $c["case"], $c["variant"], $c["round"], $c["status"]; n++ }
-		END { if (n) printf "%d results failed and are left out of the tables:\n", n > "/dev/stderr" }' \
-		"$out/results.csv" 2>"$out/failed.head" >"$out/failed.list"
-	cat "$out/failed.head" "$out/failed.list"
-	rm -f "$out/failed.head" "$out/failed.list"
+	if [ -n "$failed" ]; then
+		echo "$(printf '%s\n' "$failed" | wc -l) results failed and are left out of the tables:"
+		printf '%s\n' "$failed"
+	fi
 } >"$out/missing.txt"
 r=$LAB_TOP/scripts/bench-report.sh
-for f in old json norm; do
-	case $f in
-	old) "$r" --format old "$out/results.csv" >"$out/report-old.body" ;;
-	json) "$r" --format json "$out/results.csv" >"$out/results.json" ;;
-	norm) "$r" --plot "$out/plots" "$out/results.csv" >"$out/report.body" ;;
-	esac
-done
+"$r" --format old "$out/results.csv" >"$out/report-old.body"
+"$r" --format json "$out/results.csv" >"$out/results.json"
+"$r" --plot "$out/plots" "$out/results.csv" >"$out/report.body"
 for f in report report-old; do
 	if [ -s "$out/missing.txt" ]; then
 		{ echo "MISSING RESULTS"; cat "$out/missing.txt"; echo; cat "$out/$f.body"; } >"$out/$f.txt"
