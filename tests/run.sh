@@ -318,8 +318,7 @@ sec_patches() {
 	echo "== patches"
 	tree=$LAB_OUT/tree
 	if "$S/apply-patches.sh" --upto 0 >/dev/null 2>"$logs/patch.log"; then
-		while read -r p; do
-			case $p in ''|'#'*) continue ;; esac
+		for p in $(series_patches); do
 			# from the kernel tree: inside our git checkout checkpatch
 			# takes diff context lines for its own repository's files
 			out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --no-tree \
@@ -328,7 +327,7 @@ sec_patches() {
 			"total: 0 errors, 0 warnings, 0 checks,"*) ok "checkpatch --strict: $p" ;;
 			*) notok "checkpatch --strict: $p: $out" ;;
 			esac
-		done <"$top/patches/series"
+		done
 	else
 		notok "cannot prepare the tree: $(tail -n1 "$logs/patch.log")"
 	fi
@@ -348,7 +347,7 @@ sec_patches() {
 sec_build() {
 	echo "== build"
 	if "$S/apply-patches.sh" >/dev/null 2>"$logs/patch.log"; then
-		ok "patches/series applies ($(grep -c . "$top/patches/series" || true) patches)"
+		ok "patches/series applies ($(series_patches | wc -l) patches)"
 	else
 		notok "patches/series does not apply: $(tail -n1 "$logs/patch.log")"
 		summary
