@@ -19,16 +19,24 @@
  *                                           allow WIDE before each sleep,
  *                                           so every wakeup has HOME as
  *                                           the waker's and the wakee's CPU
- *   sis-load -c HOME wakeups LOOPS WIDE     a spinning waker wakes a
+ *   sis-load -c HOME [-b BUSY] wakeups LOOPS WIDE
+ *                                           a spinning waker wakes a
  *                                           sleeper LOOPS times; before each
  *                                           sleep the sleeper moves back to
  *                                           HOME and then allows WIDE, so
- *                                           every wakeup starts in HOME
+ *                                           every wakeup starts in HOME;
+ *                                           -b keeps the CPUs of BUSY busy
+ *                                           with hogs of the same process
  *
  * -c pins the process (both processes of a pair) to CPULIST ("0-7,9").
  * -i runs it SCHED_IDLE and -k gives it a core-scheduling cookie of its
- * own (prctl PR_SCHED_CORE); in wakeups mode both apply to the sleeper
- * only, so that only the sleeper's wakeups carry the policy or cookie.
+ * own (prctl PR_SCHED_CORE).  In wakeups mode -i applies to the sleeper
+ * only; the cookie is taken before the sleeper and the -b hogs are
+ * forked, so all of them share it and core scheduling never forces one
+ * of them idle beside another (a cookie task pinned beside a hog without
+ * it can wait on a forced-idle CPU for as long as the hog runs).  Either
+ * way only the sleeper's wakeups happen: the waker and the hogs never
+ * sleep.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,7 +72,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: sis-load [-i] [-k] [-c CPULIST] spin SECONDS\n"
 		"       sis-load [-i] [-k] [-c CPULIST] pingpong|tcppingpong LOOPS [PARTNER [WARMUP]]\n"
-		"       sis-load [-i] [-k] -c HOME wakeups LOOPS WIDE\n"
+		"       sis-load [-i] [-k] -c HOME [-b BUSY] wakeups LOOPS WIDE\n"
 		"       sis-load [-i] [-k] -c HOME rehome LOOPS WIDE\n");
 	exit(2);
 }
@@ -84,16 +92,21 @@ static void pin(const char *list)
 		die("sched_setaffinity");
 }
 
-/* -i and -k: SCHED_IDLE and a core-scheduling cookie of its own */
-static void set_class(void)
+/* -k: a core-scheduling cookie of its own, inherited by later forks */
+static void set_cookie(void)
+{
+	if (cookie && prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0,
+			    PIDTYPE_PID, 0))
+		die("prctl(PR_SCHED_CORE_CREATE)");
+}
+
+/* -i: SCHED_IDLE */
+static void set_policy(void)
 {
 	struct sched_param sp = { .sched_priority = 0 };
 
 	if (idle_policy && sched_setscheduler(0, SCHED_IDLE, &sp))
 		die("sched_setscheduler(SCHED_IDLE)");
-	if (cookie && prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0,
-			    PIDTYPE_PID, 0))
-		die("prctl(PR_SCHED_CORE_CREATE)");
 }
 
 static long number(const char *s)
@@ -202,16 +215,48 @@ static void pingpong(long loops, const char *partner, long warmup, int tcp,
 		die("partner failed");
 }
 
-static void wakeups(const char *home, long loops, const char *wide)
+/* -b: a hog on each CPU of @busy, ended by SIGKILL or with its parent */
+static int start_hogs(const char *busy, pid_t *hogs)
 {
+	cpu_set_t b, one;
+	int n = 0;
+
+	parse(busy, &b);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &b))
+			continue;
+		hogs[n] = fork();
+		if (hogs[n] < 0)
+			die("fork");
+		if (hogs[n] == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			if (sched_setaffinity(0, sizeof(one), &one))
+				die("sched_setaffinity");
+			for (volatile unsigned long i = 0;; i++)
+				;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void wakeups(const char *home, const char *busy, long loops,
+		    const char *wide)
+{
+	static pid_t hogs[CPU_SETSIZE];
 	volatile long *ready;
+	int fd[2], status, nhogs = 0;
 	cpu_set_t h, w;
-	int fd[2], status;
 	pid_t pid;
 	char c = 0;
 
 	parse(home, &h);
 	parse(wide, &w);
+	set_cookie();
+	if (busy)
+		nhogs = start_hogs(busy, hogs);
 	ready = mmap(NULL, sizeof(*ready), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ready == MAP_FAILED)
@@ -223,7 +268,7 @@ static void wakeups(const char *home, long loops, const char *wide)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		set_class();
+		set_policy();
 		for (long i = 1; i <= loops; i++) {
 			if (sched_setaffinity(0, sizeof(h), &h) ||
 			    sched_setaffinity(0, sizeof(w), &w))
@@ -250,11 +295,15 @@ static void wakeups(const char *home, long loops, const char *wide)
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		die("sleeper failed");
+	for (int i = 0; i < nhogs; i++) {
+		kill(hogs[i], SIGKILL);
+		waitpid(hogs[i], NULL, 0);
+	}
 }
 
 int main(int argc, char **argv)
 {
-	const char *home = NULL;
+	const char *home = NULL, *busy = NULL;
 	int i = 1;
 
 	for (; i < argc; i++) {
@@ -270,12 +319,18 @@ int main(int argc, char **argv)
 		pin(home);
 		i += 2;
 	}
+	if (i + 1 < argc && home && !strcmp(argv[i], "-b")) {
+		busy = argv[i + 1];
+		i += 2;
+	}
 	if (argc - i == 3 && home && !strcmp(argv[i], "wakeups")) {
-		wakeups(home, number(argv[i + 1]), argv[i + 2]);
+		wakeups(home, busy, number(argv[i + 1]), argv[i + 2]);
 		return 0;
 	}
-	/* in wakeups mode the sleeper alone takes -i and -k */
-	set_class();
+	if (busy)
+		usage();
+	set_policy();
+	set_cookie();
 	if (argc - i == 3 && home && !strcmp(argv[i], "rehome")) {
 		pingpong(number(argv[i + 1]), argv[i + 2], 0, 0, home);
 		return 0;

@@ -19,8 +19,12 @@
 N=200
 
 require_feature SIS_CORE
-was=$(feature_state SIS_CORE)
+was=$(feature_state SIS_CORE) util=$(feature_state SIS_UTIL)
 echo SIS_CORE >"$F"
+# SIS_UTIL's budget, taken from the LLC's load, cuts scans short (in the
+# base kernel too) and leaves idle CPUs unprobed: the audit is of the
+# mask, so every case runs without it
+echo NO_SIS_UTIL >"$F"
 
 iso=$(cat /sys/devices/system/cpu/isolated 2>/dev/null)
 # the cases with the whole LLC use one without isolated CPUs
@@ -80,6 +84,7 @@ start_hogs SH "$S"
 # busy threads: the mask names busy first threads, the idle others are
 # found through them.  A task allowed on one thread of each core only
 # must leave those cores in the mask.
+echo "# case affinity"
 start_hogs YH "$Y"
 for c in $(cpus "$X"); do
 	sis-load -c "$H" wakeups 5 "$H,$(siblings "$c")"
@@ -91,32 +96,36 @@ audit affinity "wakeups of a task allowed on one thread per core"
 end_hogs XH
 
 # 2. SCHED_IDLE.  CPUs that run only SCHED_IDLE tasks are idle to an
-# ordinary task, not to a SCHED_IDLE one.  Their load makes SIS_UTIL
-# call the LLC overloaded and skip the scan before the mask is read, in
-# the base kernel too: without SIS_UTIL the scan reads the mask.
+# ordinary task, not to a SCHED_IDLE one.
+echo "# case sched-idle"
 start_hogs IH "$(without "$L" "$(siblings "$H")")" -i
-echo NO_SIS_UTIL >"$F"
 sis-load -i -c "$H" wakeups "$N" "$L"
 audit sched-idle "wakeups of a SCHED_IDLE task among SCHED_IDLE hogs"
-echo SIS_UTIL >"$F"
 end_hogs IH
 
 # 3. a core-scheduling cookie.  Idle cores run no cookie, so the task
 # cannot have them (that is core scheduling), but an ordinary task can.
+# The sleeper is pinned to H before each sleep; next to a hog without its
+# cookie on S it could wait on a forced-idle H for as long as the hog
+# runs, so sis-load's own hog (-b), which shares the cookie, keeps S busy.
+echo "# case cookie"
+end_hogs SH
 if sis-load -k -c "$H" wakeups 1 "$H" 2>/dev/null; then
-	sis-load -k -c "$H" wakeups "$N" "$L"
+	sis-load -k -c "$H" -b "$S" wakeups "$N" "$L"
+	start_hogs SH "$S"
 	audit cookie "wakeups of a task with a core-scheduling cookie"
 else
+	start_hogs SH "$S"
 	result sis-core-idle-cookie FAIL "no core scheduling (CONFIG_SCHED_CORE=n?)"
 fi
 
 # 4 and 5 first make every core of the LLC busy and let wakeups drop them
-# all from the mask; without SIS_UTIL, which would skip those scans.
+# all from the mask.
 R=$(without "$L" "$(siblings "$H")")
-echo NO_SIS_UTIL >"$F"
 
 # 4. SIS_CORE off and on.  While it is off nothing keeps the mask: cores
 # that go idle then are not recorded, and must be found once it is back.
+echo "# case toggle"
 start_hogs RH "$R"
 sis-load -c "$H" wakeups "$N" "$L"
 echo NO_SIS_CORE >"$F"
@@ -128,13 +137,13 @@ audit toggle "SIS_CORE switched off, the LLC going idle, and on again"
 # 5. from ordinary to SCHED_IDLE.  A CPU whose ordinary task leaves while
 # SCHED_IDLE tasks remain never enters idle, yet it is idle to an
 # ordinary wakee and must be back in the mask.
+echo "# case to-sched-idle"
 start_hogs IH "$R" -i
 start_hogs RH "$R"
 sis-load -c "$H" wakeups "$N" "$L"
 end_hogs RH
 audit to-sched-idle "the ordinary tasks left CPUs running SCHED_IDLE tasks"
 end_hogs IH
-echo SIS_UTIL >"$F"
 end_hogs SH
 
 # 6. isolcpus=domain splitting a core: the isolated CPU I is no part of
@@ -142,6 +151,7 @@ end_hogs SH
 # wakeup that may use I must neither be placed on I nor hand J's place in
 # the mask to I (sis.core_outside counts mask bits outside the LLC).
 if [ -n "$iso" ]; then
+	echo "# case isolcpus"
 	I=$(first "$iso")
 	J=$(first "$(without "$(siblings "$I")" "$iso")")
 	L=$(llc_of "$J")
@@ -174,4 +184,5 @@ if [ -n "$iso" ]; then
 fi
 
 echo "$was" >"$F"
+echo "$util" >"$F"
 exit 0
