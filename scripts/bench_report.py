@@ -9,12 +9,20 @@ python3-numpy and python3-scipy (make deps).
         [--plot DIR] [--meta META] RESULTS.CSV
 
 RESULTS.CSV is read by column name: bench, case, variant, round and value
-are needed; probes_per_wakeup, idle_hit_pct, job and kind are read when
-present.  A row is a verification re-run when its kind is "verify" or,
-in results without a kind column, when its round is "v1", "v2"...
-A value that is not a finite number ("NA": the run failed) is left out.
-META is bench-meta.txt (bench|direction|statistic|case label|units);
-system.txt next to RESULTS.CSV fills in the system details.
+are needed; job, kind and the SIS figures (FIGURES: probes_per_wakeup,
+idle_hit_pct...) are read when present.  A row is a verification re-run
+when its kind is "verify" or, in results without a kind column, when its
+round is "v1", "v2"...  A value that is not a finite number ("NA": the run
+failed) is left out.  A variant "NAME@KNOB=VALUE..." ran with sched knob
+values (bench.sh's KNOBS); the base is "tip", or without it the first
+"tip@..." of the results (tip at each knob's first value).
+META is bench-meta.txt (bench|direction|statistic|case label|units|
+program).  Next to RESULTS.CSV, system.txt (written by the runner) fills
+in the system details, and programs.txt (scripts/bench-programs.sh:
+"COMMAND|package and version") the Programs block.  When system.txt says
+the machine was emulated ("emulation: QEMU TCG"), the norm report leads
+with the SIS decisions and every timing table is marked as emulated,
+not performance; otherwise (--host) the timing tables lead.
 
 pct imp is positive for an improvement: (base - new) / base for
 lower-is-better benchmarks, (new - base) / base otherwise.  A difference
@@ -62,9 +70,25 @@ REQUIRED = ("bench", "case", "variant", "round", "value")
 # what scripts/bench-stats.awk takes for a number, so host and guest agree
 NUMBER = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$")
 
-Meta = namedtuple("Meta", "direction statistic label units")
+Meta = namedtuple("Meta", "direction statistic label units program")
 # benchmarks missing from META are reported as throughput
-DEFAULT_META = Meta("higher", "AMean", "Case", "Normalized value")
+DEFAULT_META = Meta("higher", "AMean", "Case", "Normalized value", "")
+
+# What select_idle_sibling() decided during each run, as scripts/sis-stats.sh
+# prints it and tests/guest/bench-guest.sh records it: (column, row label,
+# format of the mean over the runs)
+FIGURES = (
+    ("wakeups", "wakeups per run", "%.0f"),
+    ("probes_per_wakeup", "probes per wakeup", "%.2f"),
+    ("idle_hit_pct", "idle-hit rate", "%.1f%%"),
+    ("missed_idle_llc_pct", "missed idle, LLC", "%.1f%%"),
+    ("missed_idle_node_pct", "missed idle, node", "%.1f%%"),
+    ("short_taken_pct", "SIS_SHORT shortcut taken", "%.1f%%"),
+    ("core_busy", "SIS_CORE busy candidates", "%.0f"),
+    ("node_scans", "SIS_NODE scans", "%.0f"),
+    ("node_probes_per_scan", "SIS_NODE probes per scan", "%.2f"),
+    ("node_hit_pct", "SIS_NODE hit rate", "%.1f%%"),
+)
 
 
 def number(text):
@@ -130,8 +154,10 @@ class Sample:
     def __init__(self):
         self.values = []        # measured runs
         self.verify = []        # verification re-runs
-        self.probes = []        # probes per wakeup of the measured runs
-        self.hits = []          # idle-hit percentage of the measured runs
+        # the SIS figures of the measured runs, by column
+        self.sis = {col: [] for col, _, _ in FIGURES}
+        self.probes = self.sis["probes_per_wakeup"]
+        self.hits = self.sis["idle_hit_pct"]
 
 
 class Bench:
@@ -185,6 +211,10 @@ class Results:
                 self._add(row, has_kind, benches, meta)
         known = [benches[b] for b in meta_order if b in benches]
         self.benches = known + [b for b in benches.values() if b.name not in meta]
+        self.base = BASE
+        if BASE not in self.all_variants:
+            self.base = next((v for v in self.all_variants
+                              if split_label(v)[0] == BASE), BASE)
 
     def _add(self, row, has_kind, benches, meta):
         v = row["variant"] or ""
@@ -212,7 +242,7 @@ class Results:
             s.verify.append(x)
             return
         s.values.append(x)
-        for col, lst in (("probes_per_wakeup", s.probes), ("idle_hit_pct", s.hits)):
+        for col, lst in s.sis.items():
             y = number(row.get(col))
             if y is not None:
                 lst.append(y)
@@ -221,13 +251,19 @@ class Results:
         """The variants with measured runs of bench, the base first."""
         have = [v for v in self.variants
                 if any(bench.measured(c, v) for c in bench.cases)]
-        return sorted(have, key=lambda v: v != BASE)
+        return sorted(have, key=lambda v: v != self.base)
 
     def runs_per_point(self):
         n = [len(s.values) for b in self.benches for s in b.samples.values() if s.values]
         if not n:
             return "0"
         return str(min(n)) if min(n) == max(n) else "%d-%d" % (min(n), max(n))
+
+
+def split_label(v):
+    """The variant and the knob settings ("NAME=VALUE") of a run label."""
+    parts = v.split("@")
+    return parts[0], parts[1:]
 
 
 def read_meta(path):
@@ -241,7 +277,7 @@ def read_meta(path):
             line = line.rstrip("\n")
             if not line or line.startswith("#"):
                 continue
-            m = (line.split("|") + [""] * 5)[:5]
+            m = (line.split("|") + [""] * 6)[:6]
             if m[0] not in meta:
                 order.append(m[0])
             meta[m[0]] = Meta(*m[1:])
@@ -249,16 +285,25 @@ def read_meta(path):
 
 
 class Report:
-    def __init__(self, results, sig, nps):
+    def __init__(self, results, sig, nps, system=None, programs=None):
         self.r = results
         self.sig = sig
         self.nps = nps
+        self.system = system            # system.txt, None without it
+        self.programs = programs        # programs.txt, None without it
+        self.emulation = (system or {}).get("emulation", "")
+        # emulated timings are plumbing, the SIS decisions the findings
+        self.emulated = self.emulation not in ("", "none")
+
+    def timings_heading(self):
+        return "Timings under %s emulation: plumbing only, not performance" % self.emulation
 
     def marker(self, bench, case, v):
         """'*' for a significant regression against the base, '^' for a
         significant improvement, ' ' otherwise."""
-        base, new = bench.measured(case, BASE), bench.measured(case, v)
-        if v == BASE or not base or not new or not significant(base, new, self.sig):
+        b = self.r.base
+        base, new = bench.measured(case, b), bench.measured(case, v)
+        if v == b or not base or not new or not significant(base, new, self.sig):
             return " "
         p = bench.pct_imp(bench.statistic(base), bench.statistic(new))
         return "*" if p < 0 else "^" if p > 0 else " "
@@ -293,7 +338,7 @@ def lkml_table(rep, bench, fmt):
     normalized to the base) or old ("value (pct)"), with the
     [Verification Run] rows; None when the base has no results."""
     vl = rep.r.bench_variants(bench)
-    if not vl or vl[0] != BASE:
+    if not vl or vl[0] != rep.r.base:
         return None
     casew = max([len(bench.meta.label) + 1] + [len(c) + 1 for c in bench.cases])
     zero = "-0.00" if bench.lower else "0.00"
@@ -308,13 +353,13 @@ def lkml_table(rep, bench, fmt):
 
     def cell(v, value, base, spread):
         if fmt == "old":
-            return "%s (%.2f pct)" % (fmtv(value), 0 if v == BASE else bench.pct_imp(base, value))
-        p = zero if v == BASE else "%.2f" % bench.pct_imp(base, value)
+            return "%s (%.2f pct)" % (fmtv(value), 0 if v == rep.r.base else bench.pct_imp(base, value))
+        p = zero if v == rep.r.base else "%.2f" % bench.pct_imp(base, value)
         return "%.2f [%6s](%5s)" % (value / base if base else 0, p, spread)
 
     rows = []
     for c in bench.cases:
-        base = bench.measured(c, BASE)
+        base = bench.measured(c, rep.r.base)
         if not base:
             continue
         bs = bench.statistic(base)
@@ -340,11 +385,11 @@ def lkml_table(rep, bench, fmt):
             s = bench.samples.get((c, v))
             if s and s.verify:
                 vm[v] = amean(s.verify)
-        bm = vm.get(BASE, 0)
+        bm = vm.get(rep.r.base, 0)
         cells = [(cell(v, vm[v], bm, "-") if v in vm and bm else "-", " ") for v in vl]
         rows.append((label % c, cells, "   [Verification Run]"))
     lines = table(width, columns, rows, head)
-    if fmt == "norm":
+    if fmt == "norm" and not rep.emulated:
         lines += sis_rows(bench, vl, width, columns)
     return lines
 
@@ -373,6 +418,54 @@ def sis_rows(bench, vl, width, columns):
 
 # --- formats --------------------------------------------------------------
 
+def sis_decisions(rep, bench):
+    """The SIS figures of bench: per case, one row per figure the results
+    hold, one column per variant (the mean over its measured runs); None
+    when no run of bench has one."""
+    vl = rep.r.bench_variants(bench)
+    have = [(col, label, fmt) for col, label, fmt in FIGURES
+            if any(s.sis[col] for s in bench.samples.values())]
+    if not have:
+        return None
+    width = max([len(bench.meta.label) + 2] + [len(c) + 2 for c in bench.cases] +
+                [len(label) + 4 for _, label, _ in have])
+    rows = []
+    for c in bench.cases:
+        rows.append((c, [("", " ")] * len(vl), ""))
+        for col, label, fmt in have:
+            cells = []
+            for v in vl:
+                s = bench.samples.get((c, v))
+                x = s.sis[col] if s and s.values else None
+                cells.append((fmt % amean(x) if x else "-", " "))
+            rows.append(("  " + label, cells, ""))
+    return ["=" * 66,
+            "SIS decisions : %s" % bench.name,
+            "=" * 66] + table(width, vl, rows, bench.meta.label + ":")
+
+
+SIS_LEGEND = [
+    "  What select_idle_sibling() decided during the measured runs (scripts/",
+    "  sis-stats.sh; the mean over the runs): probes per wakeup, CPUs the idle",
+    "  scans probed; idle-hit rate, wakeups placed on an idle CPU; missed idle,",
+    "  wakeups left on a busy CPU while an allowed CPU of the LLC or node was",
+    "  idle (the audit); then what each SIS feature did.",
+]
+
+
+def sis_section(rep):
+    """The SIS decisions of every benchmark, under their legend."""
+    out = ["o SIS Decisions", ""] + SIS_LEGEND + [""]
+    blocks = [sis_decisions(rep, b) for b in rep.r.benches]
+    blocks = [x for x in blocks if x is not None]
+    if not blocks:
+        return out + ["  (no select_idle_sibling() statistics in these results: a kernel",
+                      "  without the series' statistics patch)", ""]
+    for x in blocks:
+        out += x + [""]
+    return out
+
+
 def system_details(path):
     """The "KEY: value" lines of system.txt next to the results."""
     sys_path = os.path.join(os.path.dirname(path), "system.txt")
@@ -388,7 +481,61 @@ def system_details(path):
     return details
 
 
-def norm_report(rep, system):
+def program_versions(path):
+    """programs.txt next to the results: command -> where it came from."""
+    try:
+        with open(os.path.join(os.path.dirname(path), "programs.txt")) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    return dict(line.split("|", 1) for line in lines if "|" in line)
+
+
+def program_of(rep, bench):
+    """(source, command, description, version) of bench's program, from
+    META's program field ("deb|lab COMMAND DESCRIPTION") and programs.txt;
+    None when META names none."""
+    words = bench.meta.program.split(" ", 2)
+    if len(words) < 2:
+        return None
+    desc = words[2] if len(words) > 2 else words[1]
+    return (words[0], words[1], desc, (rep.programs or {}).get(words[1]))
+
+
+def programs_block(rep):
+    """Which program, and which version of it, ran each benchmark."""
+    out = ["", "o Programs", ""]
+    width = max(len(b.name) for b in rep.r.benches) + 1 if rep.r.benches else 0
+    for b in rep.r.benches:
+        p = program_of(rep, b)
+        if p is None:
+            what = "not named in bench-meta.txt"
+        else:
+            what = "%s (%s)" % (p[2], p[3] or "version not recorded")
+        out.append("  %s %s" % ((b.name + ":").ljust(width), what))
+    return out
+
+
+def kernel_line(rep, v):
+    """What a run label ran: its kernel, its features and its knobs."""
+    system = rep.system or {}
+    name, knobs = split_label(v)
+    if name == BASE:
+        what = "%s, every SIS feature of the series off" % (
+            system.get("kernel") or "the patched kernel")
+    elif "kernel of " + name in system:
+        # a variant that booted a kernel of its own (make bench's base)
+        what = "%s, a boot of its own" % system["kernel of " + name]
+    else:
+        what = "tip with %s on (sched_feat, same boot)" % name.replace("+", " + ")
+    if knobs:
+        what += "; " + ", ".join(knobs)
+    width = max([22] + [len(x) + 1 for x in rep.r.all_variants])
+    return "  %s %s" % ((v + ":").ljust(width), what)
+
+
+def norm_report(rep):
+    system = rep.system
     out = ["o System Details", ""]
     nps = " (NPS%s)" % rep.nps if rep.nps else ""
     if system is not None:
@@ -396,23 +543,31 @@ def norm_report(rep, system):
         out.append("  - %s, %s CPUs, %s LLCs, %s NUMA nodes%s" %
                    (d("cpu", ""), d("cpus", ""), d("llcs", ""), d("nodes", ""), nps))
         out.append("  - %s" % d("machine", ""))
+        if rep.emulated:
+            out.append("  - timings emulated (%s): plumbing only, not performance;"
+                       " the SIS decisions lead" % rep.emulation)
+        elif "emulation" in system:
+            out.append("  - timings measured on the machine itself (no emulation)")
+        for key in [k for k in system if k.startswith("sched_cache")]:
+            line = "  - cache-aware scheduling%s: %s" % (key[len("sched_cache"):], system[key])
+            if key == "sched_cache" and system.get("knobs"):
+                line += "; KNOBS %s: each variant with each value" % system["knobs"]
+            out.append(line)
     else:
         out.append("  - (no system.txt next to %s)" % rep.r.path)
+    if rep.programs is not None:
+        out += programs_block(rep)
     out += ["", "o Kernels", ""]
-    system = system or {}
     for v in rep.r.all_variants:
-        if v == BASE:
-            what = "%s, every SIS feature of the series off" % (
-                system.get("kernel") or "the patched kernel")
-        elif "kernel of " + v in system:
-            # a variant that booted a kernel of its own (make bench's base)
-            what = "%s, a boot of its own" % system["kernel of " + v]
-        else:
-            what = "tip with %s on (sched_feat, same boot)" % v.replace("+", " + ")
-        out.append("  %-22s %s" % (v + ":", what))
+        out.append(kernel_line(rep, v))
     test = ("mean +- 1.96 stddev intervals do not overlap" if rep.sig == "ci"
             else "Welch's t-test, p < 0.05")
-    out += ["", "o Benchmark Results", "",
+    out.append("")
+    if rep.emulated:
+        out += sis_section(rep) + ["o " + rep.timings_heading()]
+    else:
+        out.append("o Benchmark Results")
+    out += ["",
             "  * - significant regression, ^ - significant improvement (%s)" % test,
             "  runs per data point: %s" % rep.r.runs_per_point(), ""]
     for b in rep.r.benches:
@@ -423,19 +578,33 @@ def norm_report(rep, system):
                     "Test          : %s" % b.name,
                     "Units         : %s" % m.units,
                     "Interpretation: %s is better" % ("Lower" if b.lower else "Higher"),
-                    "Statistic     : %s" % m.statistic,
-                    "=" * 66] + lines
+                    "Statistic     : %s" % m.statistic]
+            if rep.emulated:
+                out.append("Timings       : emulated (%s), plumbing only, not performance" %
+                           rep.emulation)
+            out += ["=" * 66] + lines
         out.append("")
+    # on the machine itself the timings lead; the SIS figures beyond the
+    # efficiency rows under each table follow them
+    extra = [col for col, _, _ in FIGURES if col not in ("probes_per_wakeup", "idle_hit_pct")]
+    if not rep.emulated and any(s.sis[col] for b in rep.r.benches
+                                for s in b.samples.values() for col in extra):
+        out += sis_section(rep)
     return out
 
 
 def old_report(rep):
     out = []
+    if rep.emulated:
+        out += [rep.timings_heading(), ""]
     for b in rep.r.benches:
         lines = lkml_table(rep, b, "old")
         if lines is None:
             continue
-        out += ["~~~~~~ %s ~~~~~~" % b.name, ""]
+        if rep.emulated:
+            out += ["~~~~~~ %s (emulated timings, not performance) ~~~~~~" % b.name, ""]
+        else:
+            out += ["~~~~~~ %s ~~~~~~" % b.name, ""]
         if rep.nps:
             out += ["NPS%s" % rep.nps, ""]
         out += lines + [""]
@@ -451,9 +620,10 @@ def json_report(rep):
     doc = []
     for b in rep.r.benches:
         results = []
+        base = rep.r.base
         for c in b.cases:
-            base = b.measured(c, BASE)
-            bs = b.statistic(base) if base else 0
+            bx = b.measured(c, base)
+            bs = b.statistic(bx) if bx else 0
             for v in rep.r.bench_variants(b):
                 x = b.measured(c, v)
                 if not x:
@@ -462,6 +632,7 @@ def json_report(rep):
                 value = b.statistic(x)
                 results.append({
                     "case": c, "variant": v, "runs": len(x),
+                    "knobs": dict(k.split("=", 1) for k in split_label(v)[1]),
                     "value": rounded("%.6g", value),
                     "amean": rounded("%.6g", amean(x)),
                     "stddev": rounded("%.6g", stddev(x)),
@@ -470,9 +641,17 @@ def json_report(rep):
                     "marker": rep.marker(b, c, v),
                     "probes_per_wakeup": rounded("%.4g", amean(s.probes)) if s.probes else None,
                     "idle_hit_pct": rounded("%.4g", amean(s.hits)) if s.hits else None,
+                    "sis": {col: rounded("%.4g", amean(y)) for col, y in s.sis.items() if y},
                 })
+        p = program_of(rep, b)
         doc.append({"bench": b.name, "units": b.meta.units,
                     "direction": b.meta.direction, "statistic": b.meta.statistic,
+                    "base": base,
+                    "program": dict(zip(("source", "command", "description", "version"), p))
+                    if p else None,
+                    "emulation": rep.emulation or None,
+                    "timings": ("emulated, plumbing only, not performance" if rep.emulated
+                                else "measured" if rep.emulation else None),
                     "results": results})
     return [json.dumps(doc, indent=2, allow_nan=False)]
 
@@ -485,7 +664,7 @@ def plot(rep, bench, outdir):
     vl = rep.r.bench_variants(bench)
     rows = []
     for c in bench.cases:
-        base = bench.measured(c, BASE)
+        base = bench.measured(c, rep.r.base)
         if not base:
             continue
         bs = bench.statistic(base)
@@ -514,8 +693,9 @@ def plot(rep, bench, outdir):
         f.write("\n".join([
             "set terminal pngcairo size 960,540 noenhanced font ',10'",
             "set output '%s'" % png,
-            "set title '%s%s: normalized to tip, %s is better, error bars: CV'" %
-            (bench.name, nps, bench.meta.direction or "higher"),
+            "set title '%s%s: normalized to %s, %s is better, error bars: CV%s'" %
+            (bench.name, nps, rep.r.base, bench.meta.direction or "higher",
+             " (emulated: not performance)" if rep.emulated else ""),
             "set ylabel '%s'" % (bench.meta.units or "Normalized value"),
             "set datafile missing '-'",
             "set style data histograms",
@@ -555,9 +735,9 @@ def main(argv=None):
     results = Results(a.results, a.meta)
     system = system_details(a.results)
     nps = a.nps or (system or {}).get("nps", "")
-    rep = Report(results, a.sig, nps)
+    rep = Report(results, a.sig, nps, system, program_versions(a.results))
     if a.format == "norm":
-        lines = norm_report(rep, system)
+        lines = norm_report(rep)
     elif a.format == "old":
         lines = old_report(rep)
     else:
