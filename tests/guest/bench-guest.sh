@@ -8,10 +8,22 @@
 # regressed significantly are run VERIFY more times (rounds v1, v2...) for
 # tip and that variant, for the report's [Verification Run] rows.
 #
-# Environment: VARIANTS, ROUNDS, BENCHES, SIZE (tiny|small|full), RUNTIME
-# (seconds per timed run), LOOPS (hackbench loops), VERIFY, NETPERF_PORT,
-# NPS, OUT, LAB_DIR (where sis-lib.sh, bench-stats.awk and bench-meta.txt
-# live).
+# KNOBS ("NAME=VALUE,VALUE... ...", e.g. llc_balancing=0,1) adds a
+# dimension: every variant runs with each combination of the values of the
+# sched debugfs knobs named (/sys/kernel/debug/sched/NAME, a directory
+# meaning its "enabled" file), as "VARIANT@NAME=VALUE" (tip@llc_balancing=0);
+# tip at the first value of each knob is then the base the re-runs compare
+# with.  A knob, a value or a variant this kernel lacks is refused before
+# any run: one line on stderr and in $OUT/refused, exit status 2, no knob
+# left changed.
+#
+# Environment: VARIANTS, KNOBS, ROUNDS, BENCHES, SIZE (tiny|small|full),
+# RUNTIME (seconds per timed run), LOOPS (hackbench loops), VERIFY,
+# NETPERF_PORT, NPS, OUT, LAB_DIR (where sis-lib.sh, bench-stats.awk and
+# bench-meta.txt live), BENCH_AUDIT=1 (sis-stats.sh --audit: the
+# missed-idle rates), BENCH_EMULATION (what emulates the machine, "none"
+# on real hardware; for system.txt), BENCH_SCHED_DEBUGFS (default
+# /sys/kernel/debug/sched, where the knobs are).
 LAB_DIR=${LAB_DIR:-/lab}
 . "$LAB_DIR/sis-lib.sh"
 OUT=${OUT:-$LAB_DIR/out}
@@ -22,6 +34,8 @@ BENCHES=${BENCHES:-hackbench rt-hackbench schbench tbench netperf stream unixben
 VERIFY=${VERIFY:-2}
 # not netperf's 12865, so a running netserver does not get in the way
 NETPERF_PORT=${NETPERF_PORT:-12875}
+KNOBS=${KNOBS:-}
+SCHED=${BENCH_SCHED_DEBUGFS:-/sys/kernel/debug/sched}
 ALL="SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC"
 AWK="awk"
 command -v mawk >/dev/null && AWK=mawk
@@ -61,12 +75,37 @@ netperf_figure() {
 		END { if (k == n && n > 0) printf "%.2f\n", s / n }' "$2"
 }
 
+# sis_figures FILE: the figures of sis-stats.sh's summary in FILE, as CSV
+# cells: wakeups, probes per wakeup, idle-hit and missed-idle (LLC, node)
+# rates, SIS_SHORT's shortcut rate, SIS_CORE's busy candidates, SIS_NODE's
+# scans, probes per scan and hit rate; NA for what it did not print
+sis_figures() {
+	$AWK '
+		function num(x) { sub("[%,(]+$", "", x); return x }
+		/^wakeups:/ { f[1] = $2 }
+		/^probes per wakeup:/ { f[2] = $4 }
+		/^idle-hit rate:/ { f[3] = num($3) }
+		/^missed-idle rate:/ { f[4] = num($4); f[5] = num($6) }
+		/^SIS_SHORT:/ { f[6] = num($4) }
+		/^SIS_CORE:/ { f[7] = $2 }
+		/^SIS_NODE:/ { f[8] = $2; f[9] = $4; f[10] = num($8) }
+		END {
+			for (i = 1; i <= 10; i++) {
+				v = f[i]
+				if (v !~ /^[0-9.]+$/)
+					v = "NA"
+				printf "%s%s", v, (i < 10 ? "," : "\n")
+			}
+		}' "$1"
+}
+
 # --parse BENCH ARG... FILE: print the figure BENCH_figure finds in FILE
 # (for the lab's tests), then exit
 if [ "${1:-}" = --parse ]; then
 	case ${2:-} in
 	schbench|stream|unixbench|netperf) f=$2_figure; shift 2; $f "$@"; exit ;;
-	*) echo "bench: --parse schbench|stream|unixbench|netperf ARG... FILE" >&2; exit 2 ;;
+	sis) sis_figures "$3"; exit ;;
+	*) echo "bench: --parse schbench|stream|unixbench|netperf|sis ARG... FILE" >&2; exit 2 ;;
 	esac
 fi
 CSV=$OUT/results.csv
@@ -151,7 +190,7 @@ variant() {
 	done
 }
 
-# emit BENCH CASE VALUE: one result row (job, variant and round from the
+# emit BENCH CASE VALUE: one result row (job, run label and round from the
 # caller's $job, $v and $round; SIS figures and $fail from the last
 # measure).  A run that failed, or printed no figure or a throughput of 0
 # (tbench before its warm-up ended), is recorded as failed with its
@@ -166,7 +205,7 @@ emit() {
 		st="failed: tbench printed $val MB/s (the run ended within its warm-up)"
 	fi
 	[ "$st" = ok ] || { val=; nfail=$((nfail + 1)); echo "bench: $1/$2 $v round $round $st" >&2; }
-	echo "$1,$2,$v,$round,${val:-NA},$pp,$hit,$job,$(printf '%s' "$st" | tr ',\n' '; ')" >>"$CSV"
+	echo "$1,$2,$v,$round,${val:-NA},$sis,$job,$(printf '%s' "$st" | tr ',\n' '; ')" >>"$CSV"
 	msg="$msg $1/$2=${val:-FAILED}"
 }
 
@@ -179,11 +218,18 @@ LIMIT=${RUN_LIMIT:-$((300 + 20 * RUNTIME))}
 SYSRQ=${BENCH_SYSRQ:-/proc/sysrq-trigger}
 
 # measure CMD...: run CMD under the SIS statistics into $T/out, at most
-# LIMIT seconds, and take its probes per wakeup and idle-hit rate into
-# $pp and $hit; $fail says why it failed, if it did
+# LIMIT seconds, and take what sis-stats.sh printed into $sis (the CSV's
+# columns from wakeups to node_hit_pct, NA where it printed nothing);
+# $fail says why it failed, if it did
 measure() {
 	fail=
-	[ ! -r "$D/stats" ] || set -- sis-stats.sh "$@"
+	if [ -r "$D/stats" ]; then
+		if [ "${BENCH_AUDIT:-0}" = 1 ]; then
+			set -- sis-stats.sh --audit "$@"
+		else
+			set -- sis-stats.sh "$@"
+		fi
+	fi
 	rm -f "$T/hung"
 	# own sessions, so that a kill reaches every process of the run
 	setsid "$@" >"$T/out" 2>&1 &
@@ -201,10 +247,7 @@ measure() {
 	elif [ "$rc" != 0 ]; then
 		fail="exit status $rc: $(tail -n1 "$T/out" | cut -c1-80)"
 	fi
-	pp=$($AWK '/^probes per wakeup:/ { print $4 }' "$T/out")
-	hit=$($AWK '/^idle-hit rate:/ { sub("%", "", $3); print $3 }' "$T/out")
-	case $pp in ''|n/a) pp=NA ;; esac
-	case $hit in ''|n/a) hit=NA ;; esac
+	sis=$(sis_figures "$T/out")
 }
 
 # run_job JOB: run one benchmark job ("bench:param") and record its rows
@@ -265,15 +308,104 @@ for b in $BENCHES; do
 	done
 done
 [ -n "$jobs" ] || exit 2
+
+# refuse MESSAGE: a request this kernel cannot serve, found before any
+# run: one line on stderr and in $OUT/refused (which bench.sh prints),
+# every feature and knob as it was, exit status 2
+refuse() {
+	echo "bench-guest: error: $1" >&2
+	echo "$1" >"$OUT/refused"
+	variant tip 2>/dev/null
+	restore_knobs
+	rm -rf "$T"
+	exit 2
+}
+
+# knob_file NAME: the debugfs file of the sched knob NAME; a directory
+# (llc_balancing) stands for its "enabled" switch
+knob_file() {
+	if [ -d "$SCHED/$1" ]; then
+		echo "$SCHED/$1/enabled"
+	else
+		echo "$SCHED/$1"
+	fi
+}
+
+# restore_knobs: every knob of KNOBS back to its value before the bench
+restore_knobs() {
+	for kv in ${saved:-}; do
+		echo "${kv#*=}" 2>/dev/null >"$(knob_file "${kv%%=*}")"
+	done
+}
+
+# run_as LABEL: the variant of a run label ("VARIANT@NAME=VALUE...") on,
+# and its knob values written
+run_as() {
+	variant "${1%%@*}" || return 1
+	for kv in $(echo "${1#"${1%%@*}"}" | tr '@' ' '); do
+		echo "${kv#*=}" >"$(knob_file "${kv%%=*}")" || return 1
+	done
+}
+
 for v in $VARIANTS; do
-	variant "$v" || { echo "bench: this kernel lacks a feature of variant $v" >&2; exit 1; }
+	variant "$v" || refuse "this kernel lacks a feature of variant $v"
 done
 variant tip
+# the knob dimension: every value is tried once (and the old one written
+# back) before any run; suffixes lists "@NAME=VALUE..." per combination
+saved='' suffixes=-
+for spec in $KNOBS; do
+	k=${spec%%=*}
+	vals=$(echo "${spec#*=}" | tr ',' ' ')
+	case $spec:$k in
+	*=*:*..*|*=*:/*|*=*:) refuse "KNOBS: '$spec' does not name a knob under $SCHED" ;;
+	*=*:*) ;;
+	*) refuse "KNOBS: '$spec' is not NAME=VALUE[,VALUE...]" ;;
+	esac
+	[ -n "$vals" ] || refuse "KNOBS: '$spec' has no value"
+	f=$(knob_file "$k")
+	[ -f "$f" ] || refuse "this kernel has no sched knob $k (no $SCHED/$k)"
+	old=$(cat "$f")
+	saved="$saved $k=$old"
+	for x in $vals; do
+		echo "$x" 2>/dev/null >"$f" || refuse "the sched knob $k does not take '$x' ($f)"
+	done
+	echo "$old" >"$f"
+	new=
+	for c in $suffixes; do
+		for x in $vals; do
+			new="$new ${c#-}@$k=$x"
+		done
+	done
+	suffixes=$new
+done
+# the run labels: each variant with each knob combination; the base of
+# the re-runs is tip with the first value of each knob
+LABELS=
+for v in $VARIANTS; do
+	for c in $suffixes; do
+		LABELS="$LABELS $v${c#-}"
+	done
+done
+set -- $suffixes
+BASE_LABEL=tip${1#-}
+
+# sched_cache: cache-aware scheduling (CONFIG_SCHED_CACHE) on this kernel
+sched_cache() {
+	if [ -f "$SCHED/llc_balancing/enabled" ]; then
+		echo "CONFIG_SCHED_CACHE=y, llc_balancing/enabled $(cat "$SCHED/llc_balancing/enabled")"
+	elif [ -d "$SCHED" ]; then
+		echo "CONFIG_SCHED_CACHE off (no $SCHED/llc_balancing)"
+	else
+		echo "not known (no $SCHED)"
+	fi
+}
 
 # a second boot into the same results (make bench's base kernel) only
 # adds its kernel
 if [ -s "$OUT/system.txt" ]; then
 	echo "kernel of $VARIANTS: $(uname -r)" >>"$OUT/system.txt"
+	echo "sched_cache of $VARIANTS: $(sched_cache)" >>"$OUT/system.txt"
 else
 	cat >"$OUT/system.txt" <<EOT
 kernel: $(uname -r)
@@ -284,14 +416,18 @@ nodes: $nnode
 nps: ${NPS:-}
 machine: ${BENCH_MACHINE:-$(uname -n)}
 size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
+sched_cache: $(sched_cache)
 EOT
+	[ -z "${BENCH_EMULATION:-}" ] || echo "emulation: $BENCH_EMULATION" >>"$OUT/system.txt"
+	[ -z "$KNOBS" ] || echo "knobs: $KNOBS" >>"$OUT/system.txt"
+	[ "${BENCH_AUDIT:-0}" = 0 ] || echo "audit: sis-stats.sh --audit in every run" >>"$OUT/system.txt"
 fi
-[ -f "$CSV" ] || echo "bench,case,variant,round,value,probes_per_wakeup,idle_hit_pct,job,status" >"$CSV"
+[ -f "$CSV" ] || echo "bench,case,variant,round,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status" >"$CSV"
 nfail=0
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
 # -D: netserver stays in the foreground, as $srv2, and forks per test
 case " $BENCHES " in *" netperf "*) netserver -D -L 127.0.0.1 -p "$NETPERF_PORT" >/dev/null 2>&1 & srv2=$! ;; esac
-trap 'kill ${srv1:-} ${srv2:-} 2>/dev/null; variant tip; rm -rf "$T"' EXIT
+trap 'kill ${srv1:-} ${srv2:-} 2>/dev/null; variant tip; restore_knobs; rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 sleep 1
 for pid in ${srv1:-} ${srv2:-}; do
@@ -300,16 +436,16 @@ for pid in ${srv1:-} ${srv2:-}; do
 done
 
 nj=$(echo $jobs | wc -w)
-nvar=$(echo $VARIANTS | wc -w)
+nvar=$(echo $LABELS | wc -w)
 total=$((ROUNDS * nvar * nj))
 n=0
 start=$(date +%s)
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
-	order=$(echo $VARIANTS | tr ' ' '\n' | $AWK -v r="$round" '{ a[NR] = $0 } END {
+	order=$(echo $LABELS | tr ' ' '\n' | $AWK -v r="$round" '{ a[NR] = $0 } END {
 		for (i = 0; i < NR; i++) print a[(i + r - 1) % NR + 1] }')
 	for v in $order; do
-		variant "$v"
+		run_as "$v"
 		for job in $jobs; do
 			n=$((n + 1))
 			el=$(($(date +%s) - start))
@@ -320,17 +456,19 @@ while [ "$round" -le "$ROUNDS" ]; do
 	round=$((round + 1))
 done
 
-# re-run the significant regressions: tip and the variant, alternating
+# re-run the significant regressions: tip (BASE_LABEL) and the variant,
+# alternating
 if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
-	$AWK -f "$LAB_DIR/bench-stats.awk" -v mode=outliers "$LAB_DIR/bench-meta.txt" "$CSV" |
+	$AWK -f "$LAB_DIR/bench-stats.awk" -v mode=outliers -v base="$BASE_LABEL" \
+		"$LAB_DIR/bench-meta.txt" "$CSV" |
 		sort -u >"$T/outliers"
 	echo "bench: $(wc -l <"$T/outliers") significant regressions to verify"
 	for job in $(cut -d' ' -f1 "$T/outliers" | sort -u); do
 		i=1
 		while [ "$i" -le "$VERIFY" ]; do
 			round=v$i
-			for v in tip $($AWK -v j="$job" '$1 == j { print $2 }' "$T/outliers"); do
-				variant "$v"
+			for v in $BASE_LABEL $($AWK -v j="$job" '$1 == j { print $2 }' "$T/outliers"); do
+				run_as "$v"
 				echo "bench: verify $job $v (run $i of $VERIFY)"
 				run_job "$job"
 			done
