@@ -25,6 +25,15 @@ Environment:
             intel: Skylake-Server, QEMU's numbering; see boot.sh --help)
   VARIANTS  default "tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT
             SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC" ("a+b" combines)
+  KNOBS     "NAME=VALUE,VALUE... ..." (default none): sched debugfs knobs
+            (/sys/kernel/debug/sched/NAME; a directory such as
+            llc_balancing means its "enabled" switch) as a dimension next
+            to the variants: every variant runs with each combination of
+            values, labelled VARIANT@NAME=VALUE (KNOBS=llc_balancing=0,1:
+            tip@llc_balancing=0, tip@llc_balancing=1, ...), compared with
+            tip at each knob's first value.  A knob or value the kernel
+            lacks stops the bench with one line before any run; every knob
+            gets its old value back at the end
   BENCHES   default "hackbench rt-hackbench schbench tbench netperf stream
             unixbench" (hackbench is perf bench sched messaging -p -t)
   SIZE      tiny|small|full (default small; full: the LKML ranges, e.g.
@@ -36,8 +45,12 @@ Environment:
             and runs the matrix there as variant "base", so that the
             report shows what the series changes with every feature off
             (tip); 0 skips it.  Not with --host.
-  NETPERF_PORT  --host: port of the netperf-style server (default 12875;
-            netserver keeps its 12865); tbench's server takes 7003
+  BENCH_AUDIT  1 runs sis-stats.sh --audit in every run, for the
+            missed-idle rates (default 1 under emulation, 0 with --host: the
+            audit walks a NUMA node per wakeup)
+  NETPERF_PORT  --host: the port of the netserver the bench starts (default
+            12875, so that a netserver on netperf's 12865 stays out of the
+            way); tbench_srv takes 7003
 
 Each run has a time limit in the guest (RUN_LIMIT seconds, default 300 +
 20 x the run's length): a run that exceeds it, fails or prints no figure
@@ -48,9 +61,19 @@ listing each failed result and a guest that stopped early (BENCH_TIMEOUT,
 default 86400 s, or a crash), and bench.sh exits 3 (runs failed) or 4
 (a guest stopped early) after writing them.
 
-Results go to \$LAB_OUT/bench/<time>-<model>-<shape>-nps<N>/ (--host: <time>-host/): results.csv (one row per
-run, written as it ends), system.txt, report.txt (normalized blocks),
-report-old.txt (value (pct) tables), results.json and plots/*.png.
+Under emulation (every run but --host) report.txt leads with the SIS
+decisions (select_idle_sibling() statistics: probes per wakeup, idle-hit
+and missed-idle rates, SIS_SHORT, SIS_CORE and SIS_NODE figures) and
+marks every timing table "emulated, not performance"; with --host the
+timing tables lead.  The report names each benchmark's program and
+version (programs.txt: Debian package versions from this machine, the
+lab's own programs by commit) and cache-aware scheduling's state
+(CONFIG_SCHED_CACHE, llc_balancing).
+
+Results go to \$LAB_OUT/bench/<time>-<model>-<shape>-nps<N>/ (--host:
+<time>-host/): results.csv (one row per run, written as it ends),
+system.txt, programs.txt, report.txt (normalized blocks), report-old.txt
+(value (pct) tables), results.json and plots/*.png.
 EOT
 }
 host=0 kernel=
@@ -70,6 +93,19 @@ case $rounds in ''|*[!0-9]*|0) die "ROUNDS must be a positive number, not '$roun
 case ${VERIFY:-2} in *[!0-9]*|'') die "VERIFY must be a number, not '${VERIFY:-}'" ;; esac
 case ${BASE:-1} in 0|1) ;; *) die "BASE must be 0 or 1, not '${BASE:-}'" ;; esac
 case ${SIZE:-small} in tiny|small|full) ;; *) die "unknown SIZE '${SIZE:-}' (tiny, small or full)" ;; esac
+case ${BENCH_AUDIT:-0} in 0|1) ;; *) die "BENCH_AUDIT must be 0 or 1, not '${BENCH_AUDIT:-}'" ;; esac
+case ${VARIANTS:-} in *@*) die "VARIANTS names no knob values ('@'); KNOBS does" ;; esac
+knobs=${KNOBS:-} names=' '
+for spec in $knobs; do
+	[[ $spec =~ ^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*=[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*$ ]] ||
+		die "KNOBS: '$spec' is not NAME=VALUE[,VALUE...] (e.g. KNOBS=llc_balancing=0,1)"
+	k=${spec%%=*}
+	case $k in
+	features|sis|sis/*) die "KNOBS: $k is not a knob here (VARIANTS switch the features; sis/ holds the statistics)" ;;
+	esac
+	case $names in *" $k "*) die "KNOBS: $k is named twice" ;; esac
+	names="$names$k "
+done
 for v in ${RUNTIME:-} ${LOOPS:-}; do
 	case $v in *[!0-9]*|0) die "RUNTIME and LOOPS must be positive numbers, not '$v'" ;; esac
 done
@@ -97,7 +133,8 @@ mkdir -p "$out"
 note "results in $out"
 if [ "$host" = 1 ]; then
 	# on a real machine NPS is whatever its firmware says: a label only
-	export VARIANTS BENCHES="$benches" SIZE ROUNDS=$rounds RUNTIME LOOPS VERIFY NPS=$user_nps
+	export VARIANTS BENCHES="$benches" SIZE ROUNDS=$rounds RUNTIME LOOPS VERIFY NPS=$user_nps \
+		KNOBS="$knobs" BENCH_EMULATION=none BENCH_AUDIT=${BENCH_AUDIT:-0}
 	[ "$(id -u)" = 0 ] || die "--host needs root (it writes sched features)"
 	[ -w /sys/kernel/debug/sched/features ] ||
 		die "/sys/kernel/debug/sched/features is not writable (mount debugfs)"
@@ -110,6 +147,8 @@ if [ "$host" = 1 ]; then
 		PATH="$LAB_OUT/tools:$LAB_TOP/scripts:$PATH" \
 		sh "$LAB_TOP/tests/guest/bench-guest.sh" 2>&1 | tee "$out/console.log" |
 		grep --line-buffered '^bench:' || true
+	# a knob or variant this kernel lacks: the guest's one line
+	[ ! -s "$out/refused" ] || die "$(cat "$out/refused")"
 else
 	if [ -z "$kernel" ]; then
 		"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
@@ -128,12 +167,22 @@ else
 		LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$1" --nps "$NPS" \
 			--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/$2" \
 			--timeout "${BENCH_TIMEOUT:-86400}" -- \
-			"VARIANTS='$3' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \
+			"VARIANTS='$3' KNOBS='$knobs' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \
 			RUNTIME=${RUNTIME:-} LOOPS=${LOOPS:-} VERIFY=$4 NPS=$NPS RUN_LIMIT=${RUN_LIMIT:-} \
+			BENCH_AUDIT=${BENCH_AUDIT:-1} BENCH_EMULATION='QEMU TCG' \
 			BENCH_MACHINE='QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS' /lab/bench-guest.sh" \
 			2>"$out/boot.err" | grep --line-buffered '^bench:'
 		rc=${PIPESTATUS[0]}
 		set -e
+		# a knob or variant this kernel lacks: the guest's one line, or,
+		# after a boot that ran, what is missing
+		if [ -s "$out/refused" ]; then
+			[ "$(wc -l 2>/dev/null <"$out/results.csv" || echo 0)" -gt 1 ] ||
+				die "$(cat "$out/refused")"
+			echo "the guest of $2 ran nothing: $(cat "$out/refused")" >>"$out/stopped"
+			rm -f "$out/refused"
+			return
+		fi
 		# 3: the guest ran everything, some runs failed (listed in results.csv)
 		case $rc in
 		0|3) ;;
@@ -145,8 +194,14 @@ else
 	# base as it is, labelled base; nothing to verify against tip there
 	[ -z "$base" ] || guest_matrix "$base" console-base.log base 0
 fi
+# the program and version of each benchmark, from this machine (the
+# guest runs copies of its programs)
+tools=$LAB_OUT/tools-static
+[ "$host" = 0 ] || tools=$LAB_OUT/tools
+"$LAB_TOP/scripts/bench-programs.sh" --tools "$tools" >"$out/programs.txt" ||
+	{ rm -f "$out/programs.txt"; note "the programs' versions were not recorded"; }
 # the header alone, if the guest got that far
-[ "$(wc -l <"$out/results.csv" 2>/dev/null || echo 0)" -gt 1 ] ||
+[ "$(wc -l 2>/dev/null <"$out/results.csv" || echo 0)" -gt 1 ] ||
 	die "no results were written (see $out/console.log) $(cat "$out/stopped" 2>/dev/null || true)"
 # what is missing and why leads every report
 failed=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
