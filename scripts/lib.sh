@@ -22,6 +22,15 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$dir/series"
 }
 
+# series_features [DIR]: the scheduler features the series adds, read from
+# the SCHED_FEAT(SIS_...) lines its patches add, in series order
+series_features() {
+	local dir=${1:-${LAB_PATCHES:-$LAB_TOP/patches}} p
+	series_patches "$dir" | while read -r p; do
+		sed -n 's/^+SCHED_FEAT(\(SIS_[A-Z_]*\),.*/\1/p' "$dir/$p"
+	done | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
+}
+
 # the series' debugging aid, for evaluating it, not for merging: make mail
 # leaves it out unless asked
 LAB_DEBUG_PATCH='*-sched-fair-Add-select_idle_sibling-statistics.patch'

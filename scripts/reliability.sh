@@ -40,7 +40,7 @@ case $hotplug_max in ''|*[!0-9]*|0) die "HOTPLUG_MAX must be a positive number, 
 kernel=$("$LAB_TOP/scripts/build.sh" debug)
 logs=$LAB_OUT/logs
 mkdir -p "$logs"
-flip="LAB_FEATURES='SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE' /lab/lab-test.sh"
+flip="LAB_FEATURES='$(series_features)' /lab/lab-test.sh"
 # 2 senders and 2 receivers over pipes: more busy vCPUs, or skbs freed
 # under kmemleak's lock, and the first CPU offline was not done after
 # 25 minutes under TCG

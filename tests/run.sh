@@ -21,7 +21,8 @@ Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
 TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
 shape, "" for none), TEST_SMALL_NPS (default "4"; NPS modes booted in the
 64-CPU shape with one cycle of reliability-test.sh, "" for none),
-TEST_FEATURES (sched features flipped in the guest),
+TEST_FEATURES (sched features flipped in the guest; default SIS_UTIL and
+the SCHED_FEAT(SIS_...) names the series adds),
 TEST_BASE=0 (skip building and booting the base kernel, which every
 scaled NPS mode compares with the patched kernel's domains),
 TEST_MMC_NPS (default "1"; NPS modes booted with sched_mmc: MMC topology,
@@ -31,11 +32,14 @@ TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask test),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default
 "qemu nonuma up"),
+TEST_BOOT_TIMEOUT (default 900: seconds a test boot may take before its
+guest dumps its stacks and the boot fails),
 TEST_BENCH=0 (skip the bench smoke run), TEST_HANG=0 (skip the hung
 guest boot),
 TEST_GUEST (guest test scripts run in the scaled boots, default
 sis-test.sh sis-node-test.sh sis-core-test.sh, plus sis-short-test.sh in
-NPS1, kselftest-test.sh in NPS2 and sis-hotplug-test.sh in NPS4).
+NPS1 with sis-node-core-test.sh, kselftest-test.sh in NPS2 and
+sis-hotplug-test.sh in NPS4).
 Ends with "N passed, N failed"; exits non-zero on any failure.
 EOT
 }
@@ -43,6 +47,7 @@ EOT
 
 S=$top/scripts
 logs=$LAB_OUT/logs
+boot_timeout=${TEST_BOOT_TIMEOUT:-900}
 mkdir -p "$logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -552,7 +557,7 @@ boot_check() {
 	local shape=$1 nps=$2 append=${4:-} model=${MODEL:-milan}
 	local tag="$model $1 NPS$2${4:+ $4}"
 	local log=$logs/test-$model-$1-nps$2${4:+-$(echo "$4" | tr ' =,' '_-_')}.log
-	local feats=${TEST_FEATURES:-SIS_UTIL SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE} rc=0 cmd t kinds
+	local feats=${TEST_FEATURES:-SIS_UTIL $(series_features)} rc=0 cmd t kinds
 	cmd="LAB_FEATURES='$feats' /lab/lab-test.sh"
 	for t in $3; do
 		case $t in
@@ -562,12 +567,12 @@ boot_check() {
 	done
 	echo "== boot $tag"
 	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" ${append:+--append "$append"} \
-		-- "$cmd" 2>"$tmp/boot.err" || rc=$?
+		--timeout "$boot_timeout" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
 		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")"
 		return
 	fi
-	ok "$tag: booted and ran the guest tests ($(grep -o 'LAB-BOOTED: [0-9]* cpus' "$log"))"
+	ok "$tag: booted and ran the guest tests ($(grep -o 'LAB-BOOTED: [0-9]* cpus' "$log"), $(sed -n 's/.*guest finished in \([0-9]* s\).*/\1/p' "$tmp/boot.err"))"
 	# the expectation does not model CPUs taken out of the domains
 	case " $append " in *" isolcpus="*) kinds="NODE LLC X86 VENDOR" ;; *) kinds="DOMAIN NODE LLC X86 VENDOR" ;; esac
 	sed -n '/^TOPO-BEGIN/,/^TOPO-END/p' "$log" | tr -d '\r' |
@@ -624,7 +629,7 @@ sec_boots() {
 		# slow tests under TCG run in one NPS mode each: CPU hotplug in NPS4,
 		# the kselftest in NPS2, SIS_SHORT (it works inside the LLC) in NPS1
 		extra=
-		[ "$nps" != 1 ] || extra=sis-short-test.sh
+		[ "$nps" != 1 ] || extra="sis-short-test.sh sis-node-core-test.sh"
 		[ "$nps" != 4 ] || extra=sis-hotplug-test.sh
 		[ "$nps" != 2 ] || extra=kselftest-test.sh
 		boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-core-test.sh $extra}"
@@ -726,14 +731,14 @@ sec_boots() {
 	if [ "${TEST_HANG:-1}" = 1 ]; then
 		echo "== a hung guest"
 		hlog=$logs/test-hang.log
-		if SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --timeout 150 -- \
+		if SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --timeout 90 -- \
 			'sleep 100000' 2>"$tmp/boot.err"; then
 			notok "hung guest: boot.sh exited 0"
-		elif grep -q 'did not finish within 150 s' "$tmp/boot.err" &&
+		elif grep -q 'did not finish within 90 s' "$tmp/boot.err" &&
 			grep -q 'sysrq: Show backtrace of all active CPUs' "$hlog" &&
 			grep -q 'sysrq: Show Blocked State' "$hlog" &&
 			grep -q 'NMI backtrace for cpu' "$hlog"; then
-			ok "hung guest: boot.sh failed after 150 s, all CPUs' stacks and the blocked tasks in the log"
+			ok "hung guest: boot.sh failed after 90 s, all CPUs' stacks and the blocked tasks in the log"
 		else
 			notok "hung guest: $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog?"
 		fi
@@ -890,6 +895,8 @@ for s in "$@"; do
 done
 d=
 for s in ${*:-$sections}; do
+	t0=$(date +%s)
 	"sec_$(echo "$s" | tr - _)"
+	echo "== section $s: $(($(date +%s) - t0)) s"
 done
 summary
