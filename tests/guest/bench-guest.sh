@@ -36,7 +36,6 @@ VERIFY=${VERIFY:-2}
 NETPERF_PORT=${NETPERF_PORT:-12875}
 KNOBS=${KNOBS:-}
 SCHED=${BENCH_SCHED_DEBUGFS:-/sys/kernel/debug/sched}
-ALL="SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC"
 AWK="awk"
 command -v mawk >/dev/null && AWK=mawk
 
@@ -176,15 +175,19 @@ stream_elements() {
 
 # variant NAME: all SIS features off, then those of NAME on ("a+b")
 variant() {
-	for f in $ALL; do
+	# the series' features as this kernel has them: every SIS_ name but
+	# the base kernel's SIS_UTIL
+	for f in $(tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep '^SIS_' | grep -vx SIS_UTIL); do
 		[ -z "$(feature_state "$f")" ] || echo "NO_$f" >"$F"
 	done
 	# base: the unpatched kernel, which has none of them
 	case $1 in tip|base) return 0 ;; esac
 	for f in $(echo "$1" | tr '+' ' '); do
 		[ -n "$(feature_state "$f")" ] || return 1
+		# what the feature refines must be on for it to matter
 		case $f in
 		SIS_NODE_LIMIT|SIS_NODE_MMC) echo SIS_NODE >"$F" ;;
+		SIS_NODE_CORE) echo SIS_NODE >"$F"; echo SIS_CORE >"$F" ;;
 		esac
 		echo "$f" >"$F" || return 1
 	done
