@@ -32,7 +32,7 @@ TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask test),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default
 "qemu nonuma up"),
-TEST_BOOT_TIMEOUT (default 900: seconds a test boot may take before its
+TEST_BOOT_TIMEOUT (default 1200: seconds a test boot may take before its
 guest dumps its stacks and the boot fails),
 TEST_BENCH=0 (skip the bench smoke run), TEST_HANG=0 (skip the hung
 guest boot),
@@ -47,7 +47,7 @@ EOT
 
 S=$top/scripts
 logs=$LAB_OUT/logs
-boot_timeout=${TEST_BOOT_TIMEOUT:-900}
+boot_timeout=${TEST_BOOT_TIMEOUT:-1200}
 mkdir -p "$logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
