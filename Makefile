@@ -9,7 +9,7 @@ export NPS SHAPE MODEL KERNEL_SRC LAB_OUT
 
 S := scripts
 
-.PHONY: help deps base patch build boot qemu-full check test bench mail reliability clean
+.PHONY: help deps base patch build boot qemu-full check test bench score mail reliability clean
 
 help:
 	@echo "make deps        install the Debian packages the lab needs"
@@ -20,6 +20,7 @@ help:
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
 	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=)"
+	@echo "make score       SIS scoreboard: decisions per variant under a load sweep (NPS=\"1 2 4\" SIZE= ROUNDS= BOOTS= MMC=)"
 	@echo "make mail        format the series for LKML, send-email dry run (MAIL_ARGS=--send)"
 	@echo "make reliability debug kernel under hotplug, partitions, isolcpus, nosmt (slow)"
 	@echo "make clean       remove build/ except downloads and the ccache"
@@ -47,6 +48,9 @@ check test: deps
 
 bench: deps
 	@$(S)/bench.sh
+
+score: deps
+	@$(S)/score.sh
 
 mail: deps
 	@$(S)/mail.sh $(MAIL_ARGS)
