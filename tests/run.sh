@@ -386,6 +386,9 @@ sec_host() {
 	fi
 	host_bench_programs
 	bench_driver_failures
+	# the scoreboard: its reader on fixed inputs, bad input, the guest driver
+	. "$top/tests/score/test.sh"
+	score_tests
 	bench_knobs
 	bench_programs_record
 	# fixed inputs with known outputs: sign rule (lower-is-better baselines

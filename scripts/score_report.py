@@ -1,0 +1,446 @@
+#!/usr/bin/python3
+"""The SIS scoreboard's report: tables, noise, frontier plots, cover letter.
+
+    score_report.py [--format report|cover] [--plot DIR] [--conf FILE]
+        SCORE.CSV
+
+SCORE.CSV is what scripts/score.sh writes, read by column name: nps,
+variant, load (the benchmark), load_point (a fraction of the CPU count),
+round, boot, the figures probes_per_wakeup, idle_hit_pct, missed_llc_pct,
+missed_node_pct and left_llc_pct, and status ("ok", or "failed: why").
+FILE is the run configuration (default: score.conf next to SCORE.CSV),
+whose nps, features, variants, benches and machine lines say what the
+run was asked for; a row naming another NPS mode, a feature outside the
+series or another benchmark is an error.  notes.txt next to SCORE.CSV,
+when there, lists skipped variants and guests that stopped early.
+
+--format report (default): per NPS mode, one table (variant x benchmark
+and load point, each figure as mean +- sample standard deviation over the
+runs) and the noise of each figure: run to run (between the rounds of one
+boot) and boot to boot (between the boots' means).  --format cover: the
+compact plain-text table for the cover letter (per variant, the lowest
+and highest mean over the load points), marked as emulated.  --plot DIR
+also writes DIR/frontier-npsN.png (gnuplot): probes per wakeup against
+node missed-idle, one line per variant through its load points, one
+panel per benchmark.  Needs only Python's standard library (and gnuplot
+for --plot).
+"""
+import argparse
+import csv
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import textwrap
+from fractions import Fraction
+
+PROG = os.path.basename(sys.argv[0])
+EMULATED = "emulated (QEMU TCG)"
+BASE = "tip"
+# (column, report heading, cover heading, decimals)
+METRICS = (
+    ("probes_per_wakeup", "probes/wakeup", "probes", 2),
+    ("idle_hit_pct", "idle-hit %", "idle-hit", 1),
+    ("missed_llc_pct", "missed LLC %", "miss LLC", 1),
+    ("missed_node_pct", "missed node %", "miss node", 1),
+    ("left_llc_pct", "left LLC %", "left LLC", 1),
+)
+COLUMNS = ("nps", "variant", "load", "load_point", "round", "boot", "status") + \
+    tuple(m[0] for m in METRICS)
+DEFINITIONS = (
+    "probes/wakeup: CPUs select_idle_sibling() examined per wakeup; "
+    "idle-hit: wakeups placed on an idle CPU; missed LLC, missed node: "
+    "wakeups placed on a busy CPU while an idle CPU the task could use "
+    "existed in that CPU's LLC, node (the statistics patch's audit); "
+    "left LLC: wakeups SIS_NODE placed in an LLC other than the target's "
+    "(node_hits per wakeup, the only way out of the target's LLC "
+    "select_idle_sibling() has).  Rates are per cent of wakeups "
+    "(missed: of audited wakeups).")
+NOISE = (
+    "Noise, per NPS mode: run to run is the sd of a figure between the "
+    "rounds of one boot, per cell (variant, benchmark, load point); boot to "
+    "boot is the sd of the boots' means of a cell, which holds run to run "
+    "divided by the square root of the runs per boot, and more than that "
+    "is a boot effect.  Each is given as its median and largest over the "
+    "cells, with the cell of the largest.")
+
+
+def fail(msg):
+    """One error line, in the lab's die() form, and exit 1."""
+    print("%s: error: %s" % (PROG, msg), file=sys.stderr)
+    sys.exit(1)
+
+
+def read_conf(path):
+    if not os.path.isfile(path):
+        fail("no run configuration %s (score.sh writes it next to score.csv; "
+             "--conf names another)" % path)
+    conf = {}
+    with open(path) as f:
+        for line in f:
+            key, sep, value = line.rstrip("\n").partition("=")
+            if sep:
+                conf[key] = value
+    for key in ("nps", "features", "variants", "benches"):
+        if key not in conf:
+            fail("%s has no %s= line" % (path, key))
+    return conf
+
+
+def number(text):
+    """A figure: a float, or None for NA."""
+    if text == "NA":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return False
+
+
+class Score:
+    """The rows of a score.csv, checked against the run configuration."""
+
+    def __init__(self, path, conf):
+        self.conf = conf
+        self.path = path
+        npss = conf["nps"].split()
+        features = conf["features"].split()
+        benches = conf["benches"].split()
+        self.ok = []
+        self.failed = []
+        if os.path.getsize(path) == 0:
+            fail("%s is empty: no scoreboard results" % path)
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                fail("%s is not a scoreboard results file (no column %s)" % (path, missing[0]))
+            for row in reader:
+                self._add(row, reader.line_num, npss, features, benches)
+        if not self.ok and not self.failed:
+            fail("%s is empty: a header and no scoreboard results" % path)
+        order = {v: i for i, v in enumerate(conf["variants"].split())}
+        seen = {}
+        for r in self.ok + self.failed:
+            seen.setdefault(r["variant"], len(order) + len(seen))
+        order.update({v: i for v, i in seen.items() if v not in order})
+        self.variants = sorted(seen, key=lambda v: order[v])
+        self.npss = [n for n in npss if any(r["nps"] == n for r in self.ok + self.failed)]
+        self.benches = [b for b in benches if any(r["load"] == b for r in self.ok + self.failed)]
+        self.loads = sorted({r["load_point"] for r in self.ok + self.failed}, key=Fraction)
+        self.boots = sorted({r["boot"] for r in self.ok + self.failed}, key=int)
+
+    def _add(self, row, line, npss, features, benches):
+        where = "%s line %d" % (self.path, line)
+        if row["nps"] not in npss:
+            fail("%s: unknown NPS '%s' (the run booted NPS %s)" % (where, row["nps"], " ".join(npss)))
+        if row["variant"] != BASE:
+            for f in row["variant"].split("+"):
+                if f not in features:
+                    fail("%s: unknown feature '%s' in variant '%s' (the series has: %s)" %
+                         (where, f, row["variant"], " ".join(features)))
+        if row["load"] not in benches:
+            fail("%s: unknown benchmark '%s' (the run had: %s)" % (where, row["load"], " ".join(benches)))
+        try:
+            Fraction(row["load_point"])
+            int(row["round"])
+            int(row["boot"])
+        except (ValueError, ZeroDivisionError):
+            fail("%s: load_point, round and boot must be a fraction and numbers, not '%s', '%s', '%s'" %
+                 (where, row["load_point"], row["round"], row["boot"]))
+        if row["status"] != "ok":
+            self.failed.append(row)
+            return
+        for m in METRICS:
+            x = number(row[m[0]])
+            if x is False or (x is not None and (x < 0 or m[0].endswith("_pct") and x > 100)):
+                fail("%s: %s '%s' is not a %s" % (where, m[0], row[m[0]],
+                     "percentage" if m[0].endswith("_pct") else "number of probes"))
+            row[m[0]] = x
+        self.ok.append(row)
+
+    def values(self, metric, **key):
+        """The figures of the ok rows matching every key=value."""
+        return [r[metric] for r in self.ok
+                if r[metric] is not None and all(r[k] == v for k, v in key.items())]
+
+    def runs(self, **key):
+        return (sum(all(r[k] == v for k, v in key.items()) for r in self.ok),
+                sum(all(r[k] == v for k, v in key.items()) for r in self.ok + self.failed))
+
+
+def mean_sd(x, decimals):
+    if not x:
+        return "n/a"
+    if len(x) == 1:
+        return "%.*f ± -" % (decimals, x[0])
+    return "%.*f ± %.*f" % (decimals, statistics.mean(x), decimals, statistics.stdev(x))
+
+
+def table(rows):
+    """Rows of cells as left-aligned columns two spaces apart."""
+    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(max(map(len, rows)))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+
+
+def fill(text, indent=""):
+    return textwrap.fill(text, width=72, break_on_hyphens=False,
+                         initial_indent=indent, subsequent_indent=indent + "  ").split("\n")
+
+
+def spread(cells, decimals):
+    """(median, max, where) of the sds of cells ({where: [values]}) that
+    have two values or more, or None; where is the first cell whose sd
+    shows as the max does."""
+    sds = [(statistics.stdev(x), w) for w, x in cells.items() if len(x) >= 2]
+    if not sds:
+        return None
+    top = max(s[0] for s in sds)
+    where = next(w for sd, w in sds if "%.*f" % (decimals, sd) == "%.*f" % (decimals, top))
+    return statistics.median(s[0] for s in sds), top, where
+
+
+def noise(score, nps, metric, decimals):
+    """Run to run: the sd over the rounds of one boot, per cell (variant,
+    benchmark, load point, boot); boot to boot: the sd of the boots' means,
+    per cell (variant, benchmark, load point)."""
+    run, boot = {}, {}
+    for v in score.variants:
+        for b in score.benches:
+            for lp in score.loads:
+                where = "%s %s %s" % (v, b, lp)
+                means = []
+                for bt in score.boots:
+                    x = score.values(metric, nps=nps, variant=v, load=b, load_point=lp, boot=bt)
+                    if x:
+                        run[where + (" boot %s" % bt if len(score.boots) > 1 else "")] = x
+                        means.append(statistics.mean(x))
+                boot[where] = means
+    return spread(run, decimals), spread(boot, decimals)
+
+
+def noise_cell(s, decimals, why):
+    if s is None:
+        return ["not measured: " + why]
+    return ["%.*f" % (decimals, s[0]), "%.*f" % (decimals, s[1]), s[2]]
+
+
+def header(score):
+    c = score.conf
+    lines = ["SIS scoreboard, %s: %s" % (EMULATED, c.get("machine", "machine not recorded"))]
+    lines += fill(
+        "kernel %s%s; size %s: load points %s times the CPU count, %s s per timed run, "
+        "%s hackbench messages; %s rounds, %s boot(s) per NPS mode; benchmarks: %s" % (
+            c.get("kernel", "?"), " (booted with %s)" % c["boot_args"] if c.get("boot_args") else "",
+            c.get("size", "?"), ", ".join(score.loads), c.get("runtime", "?"),
+            c.get("messages", "?"), c.get("rounds", "?"), c.get("boots", "?"),
+            ", ".join(score.benches)))
+    if c.get("ceilings"):
+        lines += fill("highest load point of a benchmark (CEILINGS, above which the "
+                      "emulated guest livelocks or crawls): %s" %
+                      ", ".join(x.replace("=", " ") for x in c["ceilings"].split()))
+    return lines
+
+
+def notes(path):
+    if not os.path.isfile(path):
+        return []
+    with open(path) as f:
+        return list(dict.fromkeys(line.rstrip("\n") for line in f if line.strip()))
+
+
+def failures(score):
+    out = []
+    if score.failed:
+        out.append("%d of %d runs failed and are left out of the figures:" %
+                   (len(score.failed), len(score.failed) + len(score.ok)))
+        for r in score.failed:
+            out.append("  NPS%s boot %s round %s %s %s %s: %s" % (
+                r["nps"], r["boot"], r["round"], r["variant"], r["load"], r["load_point"], r["status"]))
+    return out
+
+
+def report(score, note_lines):
+    out = header(score) + [""] + fill(DEFINITIONS) + [""] + fill(NOISE) + [""]
+    if note_lines:
+        out += ["Notes:"] + [line for n in note_lines for line in fill(n, "  ")] + [""]
+    if score.failed:
+        out += failures(score) + [""]
+    nboots = len(score.boots)
+    for nps in score.npss:
+        out.append("NPS%s: mean ± sd (sample standard deviation) over n runs (ok/all)" % nps)
+        rows = [["variant / load", "n"] + [m[1] for m in METRICS]]
+        for v in score.variants:
+            if not score.runs(nps=nps, variant=v)[1]:
+                continue
+            rows.append([v])
+            for b in score.benches:
+                for lp in score.loads:
+                    ok, n = score.runs(nps=nps, variant=v, load=b, load_point=lp)
+                    if not n:
+                        continue
+                    rows.append(["  %s %s" % (b, lp), "%d/%d" % (ok, n)] + [
+                        mean_sd(score.values(m[0], nps=nps, variant=v, load=b, load_point=lp), m[3])
+                        for m in METRICS])
+        out += table(rows) + [""]
+        out.append("Noise in NPS%s:" % nps)
+        rows = [["figure", "run to run", "", "", "boot to boot"],
+                ["", "median", "max", "at", "median", "max", "at"]]
+        why_boot = "one boot per NPS mode (BOOTS=2 measures it)" if nboots < 2 else \
+            "no cell ran in two boots"
+        for m in METRICS:
+            run, boot = noise(score, nps, m[0], m[3])
+            run = noise_cell(run, m[3], "fewer than two runs per cell")
+            rows.append([m[1]] + run + [""] * (3 - len(run)) + noise_cell(boot, m[3], why_boot))
+        out += table(rows) + [""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def short(variant):
+    return "+".join(f[4:] if f.startswith("SIS_") else f for f in variant.split("+"))
+
+
+def compact(y, rate):
+    """A cover letter figure: probes with one decimal, rates with one
+    below 10% and none above."""
+    return "%.0f" % y if rate and y >= 10 else "%.1f" % y
+
+
+def lo_hi(x, rate):
+    if not x:
+        return "n/a"
+    lo, hi = compact(min(x), rate), compact(max(x), rate)
+    return lo if lo == hi else lo + "-" + hi
+
+
+def cover(score, note_lines):
+    c = score.conf
+    out = fill(
+        "SIS scoreboard, %s, not hardware: %s, kernel %s%s.  Load sweep: %s at %s times "
+        "the CPU count%s, %s rounds, %s boot(s) per NPS mode.  Each cell is the "
+        "lowest-highest mean over the benchmarks and load points." % (
+            EMULATED, c.get("machine", "?"), c.get("kernel", "?"),
+            ", booted with %s" % c["boot_args"] if c.get("boot_args") else "",
+            ", ".join(score.benches), ", ".join(score.loads),
+            " (%s at most, as emulation allows)" % ", ".join(
+                x.replace("=", " ") for x in c["ceilings"].split()) if c.get("ceilings") else "",
+            c.get("rounds", "?"), c.get("boots", "?")))
+    out += fill(DEFINITIONS.replace("probes/wakeup:", "probes:").replace(
+        "missed LLC, missed node:", "miss LLC, miss node:") +
+        "  Variants name features without SIS_.") + [""]
+    for nps in score.npss:
+        rows = [["NPS%s" % nps] + [m[2] for m in METRICS]]
+        for v in score.variants:
+            if not score.runs(nps=nps, variant=v)[0]:
+                continue
+            row = [short(v)]
+            for m in METRICS:
+                means = []
+                for b in score.benches:
+                    for lp in score.loads:
+                        x = score.values(m[0], nps=nps, variant=v, load=b, load_point=lp)
+                        if x:
+                            means.append(statistics.mean(x))
+                row.append(lo_hi(means, m[0].endswith("_pct")))
+            rows.append(row)
+        out += table(rows)
+        runs, boots = [], []
+        for m in METRICS:
+            run, boot = noise(score, nps, m[0], m[3])
+            runs.append("%s %s" % (m[2], "n/a" if run is None else "%.*f" % (m[3], run[0])))
+            boots.append("%s %s" % (m[2], "n/a" if boot is None else "%.*f" % (m[3], boot[0])))
+        out += fill("Noise, median sd over the cells: run to run %s; boot to boot %s." % (
+            ", ".join(runs), "not measured (one boot)" if len(score.boots) < 2 else
+            ", ".join(boots))) + [""]
+    if score.failed:
+        out.append("%d of %d runs failed and are left out." %
+                   (len(score.failed), len(score.failed) + len(score.ok)))
+    skipped = [n for n in note_lines if n.startswith("skipped variant")]
+    for n in skipped:
+        out += fill(n[0].upper() + n[1:] + ".")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def plot(score, outdir):
+    """frontier-npsN.png: per benchmark, probes per wakeup against node
+    missed-idle, one line per variant through its load points."""
+    if not shutil.which("gnuplot"):
+        fail("gnuplot is not installed (apt-get install gnuplot-nox)")
+    os.makedirs(outdir, exist_ok=True)
+    nv = len(score.variants)
+    for nps in score.npss:
+        base = os.path.join(outdir, "frontier-nps%s" % nps)
+        blocks = []
+        for b in score.benches:
+            for v in score.variants:
+                lines = ["# %s %s: probes/wakeup, missed node %%, point size, load point" % (b, v)]
+                for i, lp in enumerate(score.loads):
+                    x = score.values("probes_per_wakeup", nps=nps, variant=v, load=b, load_point=lp)
+                    y = score.values("missed_node_pct", nps=nps, variant=v, load=b, load_point=lp)
+                    if x and y:
+                        lines.append("%.4f %.4f %.2f %s" % (
+                            statistics.mean(x), statistics.mean(y),
+                            0.6 + 1.4 * i / max(len(score.loads) - 1, 1), lp))
+                if len(lines) == 1:
+                    lines.append("- - - -")
+                blocks.append("\n".join(lines))
+        with open(base + ".dat", "w") as f:
+            f.write("\n\n\n".join(blocks) + "\n")
+        names = " ".join(score.variants)
+        cols = 2 if len(score.benches) > 1 else 1
+        nrows = (len(score.benches) + cols - 1) // cols
+        gp = [
+            "set terminal pngcairo size %d,%d noenhanced font ',9'" % (560 * cols, 420 * nrows),
+            "set output '%s.png'" % base,
+            "set datafile missing '-'",
+            "set multiplot layout %d,%d title 'SIS frontier, NPS%s, %s: probes per wakeup "
+            "against node missed-idle, lower left is better; point size grows with the load "
+            "(%s times the CPU count)'" % (nrows, cols, nps, EMULATED, ", ".join(score.loads)),
+            "set offsets 0, graph 0.05, graph 0.05, 0",
+            "set xlabel 'probes per wakeup'",
+            "set ylabel 'node missed-idle %'",
+            "set xrange [0:*]",
+            "set yrange [0:*]",
+            "set grid",
+            "set key top right",
+            "names = '%s'" % names,
+        ]
+        for i, b in enumerate(score.benches):
+            gp += ["set title '%s'" % b,
+                   "plot for [v=1:%d] '%s.dat' index %d+v-1 using 1:2:3 with linespoints "
+                   "pt 7 ps variable title word(names, v)" % (nv, base, i * nv)]
+        gp.append("unset multiplot")
+        with open(base + ".gp", "w") as f:
+            f.write("\n".join(gp) + "\n")
+        p = subprocess.run(["gnuplot", base + ".gp"], stderr=subprocess.PIPE, text=True)
+        if p.returncode:
+            fail("gnuplot failed for NPS%s: %s" % (nps, (p.stderr.strip().splitlines() or [""])[-1]))
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        fail("%s (see --help)" % message)
+
+
+def main():
+    ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--format", choices=("report", "cover"), default="report")
+    ap.add_argument("--plot", metavar="DIR")
+    ap.add_argument("--conf", metavar="FILE")
+    ap.add_argument("csv", metavar="SCORE.CSV")
+    ap.epilog = __doc__.split("\n\n", 1)[1]
+    ap.formatter_class = argparse.RawDescriptionHelpFormatter
+    a = ap.parse_args()
+    if not os.path.isfile(a.csv):
+        fail("cannot read %s" % a.csv)
+    here = os.path.dirname(os.path.abspath(a.csv))
+    score = Score(a.csv, read_conf(a.conf or os.path.join(here, "score.conf")))
+    note_lines = notes(os.path.join(here, "notes.txt"))
+    if a.plot:
+        plot(score, a.plot)
+    sys.stdout.write(report(score, note_lines) if a.format == "report" else cover(score, note_lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# The scoreboard's host tests, sourced by tests/run.sh (sec_host), whose
+# $top, $S, $tmp, ok, notok and expect_error they use.  No timing.
+#
+# Fixtures: score.csv (NPS1 and NPS4, two boots of two rounds, tip,
+# SIS_CORE and SIS_NODE, hackbench and netperf at 1/16 and 2 x the CPUs,
+# one hung run) with its score.conf and notes.txt; expect-report.txt and
+# expect-cover.txt are score_report.py's output for it.  Checked by hand
+# there: NPS1 SIS_CORE hackbench 1/16 has probes 1.41, 1.35, 1.34, 1.47
+# (mean 1.39, sd 0.06); the hung run shows as 3/4 in NPS4 SIS_NODE
+# netperf 2 and is listed; boot to boot is measured (two boots).
+
+# one_error NAME PATTERN CMD...: CMD fails with exactly one line on stderr,
+# which matches PATTERN
+one_error() {
+	local name=$1 pat=$2 rc=0
+	shift 2
+	"$@" >/dev/null 2>"$tmp/score.err" || rc=$?
+	if [ "$rc" = 0 ]; then
+		notok "$name: succeeded, expected an error"
+	elif [ "$(wc -l <"$tmp/score.err")" != 1 ] || ! grep -q -- "$pat" "$tmp/score.err"; then
+		notok "$name: status $rc, wanted one line matching '$pat': $(head -n3 "$tmp/score.err" | tr '\n' ' ')"
+	else
+		ok "$name: $(cat "$tmp/score.err")"
+	fi
+}
+
+# score_guest_driver: tests/guest/score-guest.sh on this host with a fake
+# debugfs and a fake hackbench: a good run gives its figures, one that
+# fails, hangs (sysrq l and w, then killed at run_limit) or prints no
+# result is recorded as failed with its reason and no figures, status 3;
+# a variant with a feature the kernel lacks is skipped with one line
+score_guest_driver() {
+	local g=$tmp/score-guest kind want rc row n
+	mkdir -p "$g/bin" "$g/lab" "$g/sis"
+	cp "$top/tests/guest/score-guest.sh" "$g/lab/"
+	sed -e "s|^F=.*|F=$g/features|" -e "s|^D=.*|D=$g/sis|" \
+		"$top/tests/guest/sis-lib.sh" >"$g/lab/sis-lib.sh"
+	for n in calls exit_target scan_probes smt_probes llc_idle_cpu node_hits \
+		audit_checks audit_llc_miss audit_node_miss; do
+		echo "$n 0"
+	done >"$g/sis/stats"
+	echo 0 >"$g/sis/enabled"
+	echo 0 >"$g/sis/audit"
+	cat >"$g/bin/hackbench" <<-'EOT'
+		#!/bin/sh
+		case $FAKE in
+		hang) exec sleep 600 ;;
+		fail) echo "hackbench: fork failed" >&2; exit 1 ;;
+		silent) exit 0 ;;
+		esac
+		awk 'BEGIN { a["calls"] = 100; a["scan_probes"] = 250; a["exit_target"] = 40
+			a["llc_idle_cpu"] = 20; a["node_hits"] = 10; a["audit_checks"] = 80
+			a["audit_llc_miss"] = 4; a["audit_node_miss"] = 2 }
+			{ print $1, $2 + a[$1] }' "$SIS_DEBUGFS/stats" >"$SIS_DEBUGFS/new"
+		mv "$SIS_DEBUGFS/new" "$SIS_DEBUGFS/stats"
+		echo "Time: 0.5"
+	EOT
+	chmod +x "$g/bin/hackbench"
+	for kind in ok fail hang silent; do
+		case $kind in
+		ok) want=",100,80,2.50,70.0,5.0,2.5,10.0,[0-9]*,ok" ;;
+		fail) want=",NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: exit status 1: hackbench: fork failed" ;;
+		hang) want=",NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: hung: killed after 2 s; stacks of all CPUs" ;;
+		silent) want=",NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: no Time: line in hackbench's output" ;;
+		esac
+		rm -rf "$g/out"
+		mkdir -p "$g/out"
+		printf '%s\n' features="SIS_NODE SIS_CORE" variants="tip SIS_NODE+SIS_NODE_CORE" \
+			benches=hackbench jobs=hackbench:1/16 rounds=1 runtime=1 messages=2000 run_limit=2 \
+			>"$g/out/score.conf"
+		echo "SIS_UTIL NO_SIS_NODE NO_SIS_CORE" >"$g/features"
+		: >"$g/sysrq"
+		rc=0
+		FAKE=$kind SIS_DEBUGFS=$g/sis SCORE_SYSRQ=$g/sysrq LAB_DIR=$g/lab OUT=$g/out \
+			PATH="$g/bin:$S:$PATH" timeout 120 sh "$g/lab/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
+		row=$(tail -n +2 "$g/out/score.csv" 2>/dev/null)
+		case $kind:$rc in ok:0|fail:3|hang:3|silent:3) ;; *) row="status $rc: $row" ;; esac
+		# shellcheck disable=SC2254
+		case $row in
+		"1,tip,hackbench,1/16,1,1,2,hackbench -p -g 1 -f 1 -l 2000"$want*)
+			if [ "$kind" = hang ] && [ "$(tr '\n' ' ' <"$g/sysrq")" != "l w " ]; then
+				notok "score guest driver: the hung run did not ask for sysrq l and w: $(cat "$g/sysrq")"
+			else
+				ok "score guest driver: a run that does '$kind' gives status $rc and '${row##*,}'"
+			fi ;;
+		*) notok "score guest driver: '$kind': row '$row', want '$want' (log: $(tail -n2 "$g/log" | tr '\n' ' '))" ;;
+		esac
+	done
+	if [ "$(grep -c 'skipping variant SIS_NODE+SIS_NODE_CORE: this kernel has no SIS_NODE_CORE' "$g/log")" = 1 ] &&
+		[ "$(cat "$g/out/notes.txt")" = "skipped variant SIS_NODE+SIS_NODE_CORE: the kernel has no SIS_NODE_CORE" ]; then
+		ok "score guest driver: a variant with a feature the kernel lacks is skipped with one line"
+	else
+		notok "score guest driver: the skipped variant: $(grep skipping "$g/log"; cat "$g/out/notes.txt")"
+	fi
+}
+
+score_tests() {
+	local d=$top/tests/score f
+	for f in report cover; do
+		if "$S/score_report.py" --format "$f" "$d/score.csv" >"$tmp/score.$f" 2>&1 &&
+			diff -u "$d/expect-$f.txt" "$tmp/score.$f" >"$tmp/score.diff"; then
+			ok "score_report $f output equals tests/score/expect-$f.txt"
+		else
+			notok "score_report $f: $(head -n8 "$tmp/score.diff" "$tmp/score.$f" | tr '\n' ' ')"
+		fi
+	done
+	if "$S/score_report.py" --plot "$tmp/score-plots" "$d/score.csv" >/dev/null 2>"$tmp/score.err" &&
+		[ "$(head -c4 "$tmp/score-plots/frontier-nps1.png" | tail -c3)" = PNG ] &&
+		[ "$(head -c4 "$tmp/score-plots/frontier-nps4.png" | tail -c3)" = PNG ]; then
+		ok "score_report --plot writes frontier-nps1.png and frontier-nps4.png"
+	else
+		notok "score_report --plot: $(head -n2 "$tmp/score.err")"
+	fi
+	one_error "score_report: unknown NPS" "line 3: unknown NPS '3'" "$S/score_report.py" "$d/bad-nps.csv"
+	one_error "score_report: unknown feature" "unknown feature 'SIS_FOO' in variant 'SIS_NODE+SIS_FOO'" \
+		"$S/score_report.py" "$d/bad-variant.csv"
+	one_error "score_report: empty CSV" "empty.csv is empty" "$S/score_report.py" "$d/empty.csv"
+	one_error "score_report: unknown format" "invalid choice: 'xml'" "$S/score_report.py" --format xml "$d/score.csv"
+	one_error "score: unknown NPS" "unknown NPS '3'" env NPS="1 3" "$S/score.sh"
+	one_error "score: unknown feature" "unknown feature 'SIS_FOO' in variant 'SIS_NODE+SIS_FOO'" \
+		env VARIANTS="tip SIS_NODE+SIS_FOO" "$S/score.sh"
+	one_error "score: unknown size" "unknown SIZE 'huge'" env SIZE=huge "$S/score.sh"
+	one_error "score: bad load point" "not '0.5'" env LOADS="1/16 0.5" "$S/score.sh"
+	score_guest_driver
+}
