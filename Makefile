@@ -37,8 +37,9 @@ patch: deps
 build: patch
 	@$(S)/build.sh $(CONFIG) >/dev/null
 
-boot: build
-	@$(S)/boot.sh -v -- $(CMD)
+# the kernel of CONFIG, as build.sh prints its path
+boot: patch
+	@k=$$($(S)/build.sh $(CONFIG)) && $(S)/boot.sh -v --kernel "$$k" -- $(CMD)
 
 qemu-full: deps
 	@$(S)/fetch-qemu.sh

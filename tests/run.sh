@@ -58,6 +58,12 @@ sec_bad_input() {
 	expect_error "unknown NPS" "unknown NPS '3'" "$S/boot.sh" --nps 3
 	expect_error "mail: option without its value" "--version needs a value" "$S/mail.sh" --version
 	expect_error "unknown shape" "unknown SHAPE 'big'" "$S/boot.sh" --shape big
+	# make boot boots the configuration it built
+	if make -s -n -C "$top" boot CONFIG=debug | grep -q 'build.sh debug) && scripts/boot.sh -v --kernel "$k"'; then
+		ok "make boot CONFIG=debug boots the kernel build.sh built for debug"
+	else
+		notok "make boot CONFIG=debug does not boot the debug build: $(make -s -n -C "$top" boot CONFIG=debug | grep boot.sh)"
+	fi
 	expect_error "unknown model" "unknown MODEL 'epyc'" "$S/boot.sh" --model epyc
 	expect_error "bench: unknown model" "unknown MODEL 'epyc'" env MODEL=epyc "$S/bench.sh"
 	expect_error "missing tree" "KERNEL_SRC=$tmp/none: no such directory" \
