@@ -8,7 +8,7 @@ usage() {
 usage: ${0##*/} [--tools DIR] [--meta META] [--help]
 
 Prints "COMMAND|SOURCE" for each program that META (default
-scripts/bench-meta.txt, its sixth field) names, as scripts/bench.sh
+guest/bench-meta.txt, its sixth field) names, as scripts/bench.sh
 writes it to programs.txt for the report's Programs block:
   deb COMMAND  the Debian package holding COMMAND on this machine and its
                version ("Debian rt-tests 2.4-1", from dpkg-query: the
@@ -24,7 +24,7 @@ for the guest, \$LAB_OUT/tools with --host).
 EOT
 }
 
-tools='' meta=$LAB_TOP/scripts/bench-meta.txt
+tools='' meta=$LAB_TOP/guest/bench-meta.txt
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;

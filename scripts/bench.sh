@@ -9,7 +9,7 @@ usage() {
 usage: ${0##*/} [--host | --kernel BZIMAGE] [--help]
 
 Applies the series, builds the qemu kernel, boots it on the emulated Zen3
-topology and runs tests/guest/bench-guest.sh there, which flips the SIS
+topology and runs guest/bench-guest.sh there, which flips the SIS
 features at run time (tip = every feature of the series off), rotates the
 variant order each round and re-runs significant regressions for the
 [Verification Run] rows.  With --host it runs the same matrix on this
@@ -139,13 +139,10 @@ if [ "$host" = 1 ]; then
 	[ -w /sys/kernel/debug/sched/features ] ||
 		die "/sys/kernel/debug/sched/features is not writable (mount debugfs)"
 	make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools" || die "cannot build tools/"
-	lab=$out/lab
-	mkdir -p "$lab"
-	cp "$LAB_TOP/tests/guest/sis-lib.sh" "$LAB_TOP/scripts/bench-stats.awk" \
-		"$LAB_TOP/scripts/bench-meta.txt" "$lab/"
-	LAB_DIR=$lab OUT=$out BENCH_MACHINE="$(uname -n) (--host, no emulation)" \
-		PATH="$LAB_OUT/tools:$LAB_TOP/scripts:$PATH" \
-		sh "$LAB_TOP/tests/guest/bench-guest.sh" 2>&1 | tee "$out/console.log" |
+	# the guest's folder, run in place
+	LAB_DIR=$LAB_TOP/guest OUT=$out BENCH_MACHINE="$(uname -n) (--host, no emulation)" \
+		PATH="$LAB_OUT/tools:$LAB_TOP/guest:$PATH" \
+		sh "$LAB_TOP/guest/bench-guest.sh" 2>&1 | tee "$out/console.log" |
 		grep --line-buffered '^bench:' || true
 	# a knob or variant this kernel lacks: the guest's one line
 	[ ! -s "$out/refused" ] || die "$(cat "$out/refused")"

@@ -32,7 +32,7 @@ with --sig welch when Welch's t-test (scipy.stats, whose t distribution
 gives the p-value) gives p < 0.05; either needs two runs of each.  Cells
 are marked * (significant regression) or ^ (significant improvement).
 The guest picks its verification re-runs with the same ci rule in
-scripts/bench-stats.awk.
+guest/bench-stats.awk.
 """
 import argparse
 import csv
@@ -67,15 +67,15 @@ Z = float(stats.norm.ppf(0.975))
 FORMATS = ("norm", "old", "json")
 SIGS = ("ci", "welch")
 REQUIRED = ("bench", "case", "variant", "round", "value")
-# what scripts/bench-stats.awk takes for a number, so host and guest agree
+# what guest/bench-stats.awk takes for a number, so host and guest agree
 NUMBER = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$")
 
 Meta = namedtuple("Meta", "direction statistic label units program")
 # benchmarks missing from META are reported as throughput
 DEFAULT_META = Meta("higher", "AMean", "Case", "Normalized value", "")
 
-# What select_idle_sibling() decided during each run, as scripts/sis-stats.sh
-# prints it and tests/guest/bench-guest.sh records it: (column, row label,
+# What select_idle_sibling() decided during each run, as guest/sis-stats.sh
+# prints it and guest/bench-guest.sh records it: (column, row label,
 # format of the mean over the runs)
 FIGURES = (
     ("wakeups", "wakeups per run", "%.0f"),
@@ -725,7 +725,7 @@ def main(argv=None):
     ap.add_argument("--sig", default="ci")
     ap.add_argument("--nps", default="")
     ap.add_argument("--plot", default="")
-    ap.add_argument("--meta", default=os.path.join(here, "bench-meta.txt"))
+    ap.add_argument("--meta", default=os.path.join(here, os.pardir, "guest", "bench-meta.txt"))
     ap.add_argument("results")
     a = ap.parse_args(argv)
     if a.format not in FORMATS:

@@ -7,14 +7,14 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [--help] OUT.cpio.gz [HOST-BINARY...]
 
-Pack busybox-static, tests/guest/, sis-stats.sh and the bench statistics
-(as /lab), the tools/ programs (built static into \$LAB_OUT/tools-static,
-but for the dynamic sis-ubench; copied to /usr/bin), Debian's netperf and
-netserver (fetched there by tools/fetch-netperf.sh), the kselftest
-sis_test of the patched tree (\$LAB_TREE, default \$LAB_OUT/tree) and
-the lab init into OUT.  Dynamic programs come with the shared libraries
-they need, as does each HOST-BINARY (a path or a command name), so
-Debian's tools (hackbench, perf...) run in the guest.
+Pack busybox-static, guest/ (as /lab, its init as /init), the tools/
+programs (built static into \$LAB_OUT/tools-static, but for the dynamic
+sis-ubench; copied to /usr/bin), Debian's netperf and netserver (fetched
+there by tools/fetch-netperf.sh) and the kselftest sis_test of the
+patched tree (\$LAB_TREE, default \$LAB_OUT/tree) into OUT.  Dynamic
+programs come with the shared libraries they need, as does each
+HOST-BINARY (a path or a command name), so Debian's tools (hackbench,
+perf...) run in the guest.
 The command to run is not part of it: boot.sh appends it as a second,
 tiny archive.
 EOT
@@ -36,9 +36,7 @@ cp "$bb" "$stage/bin/busybox"
 for a in $("$bb" --list); do
 	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
 done
-cp -r "$LAB_TOP/tests/guest/." "$stage/lab/"
-cp "$LAB_TOP/scripts/sis-stats.sh" "$LAB_TOP/scripts/bench-stats.awk" \
-	"$LAB_TOP/scripts/bench-meta.txt" "$stage/lab/"
+cp -r "$LAB_TOP/guest/." "$stage/lab/"
 
 # copy_with_libs FILE [DEST]: FILE as DEST in the guest (default: the same
 # path), and the shared libraries and loader it needs at their own paths
@@ -71,7 +69,7 @@ if [ -f "$ksft/sis_test.c" ]; then
 		"$LAB_OUT/ksft-sched/sis_test" >&2 || die "cannot build $ksft/sis_test"
 	cp "$LAB_OUT/ksft-sched/sis_test" "$stage/usr/bin/"
 fi
-cp "$LAB_TOP/scripts/guest-init" "$stage/init"
+cp "$LAB_TOP/guest/init" "$stage/init"
 chmod +x "$stage/init"
 echo 'root:x:0:0:root:/:/bin/sh' >"$stage/etc/passwd"
 echo 'root:x:0:' >"$stage/etc/group"

@@ -16,7 +16,7 @@ the debug kernel's sched-domain rebuilds stall for minutes in kmemleak)
 with NPS (default 4) and MODEL (default milan):
   1. hackbench (4 tasks over pipes) and a feature flipper running while
      CPUs cycle through hotplug and cpuset root partitions are created
-     and destroyed (tests/guest/reliability-test.sh, CYCLES each, default
+     and destroyed (guest/tests/reliability-test.sh, CYCLES each, default
      3; the last CPU of HOTPLUG_MAX LLCs, default 4), then the kselftest
      and a kmemleak scan;
   2. isolcpus=domain,<last LLC> and 3. nosmt: features flipped under
@@ -40,7 +40,7 @@ case $hotplug_max in ''|*[!0-9]*|0) die "HOTPLUG_MAX must be a positive number, 
 kernel=$("$LAB_TOP/scripts/build.sh" debug)
 logs=$LAB_OUT/logs
 mkdir -p "$logs"
-flip="LAB_FEATURES='$(series_features)' /lab/lab-test.sh"
+flip="LAB_FEATURES='$(series_features)' /lab/tests/lab-test.sh"
 # 2 senders and 2 receivers over pipes: more busy vCPUs, or skbs freed
 # under kmemleak's lock, and the first CPU offline was not done after
 # 25 minutes under TCG
@@ -75,9 +75,9 @@ run() {
 extra=${RELIABILITY_APPEND:-}
 for r in ${RELIABILITY_RUNS:-faults isolcpus nosmt}; do
 	case $r in
-	faults) run faults "$extra" "$flip; CYCLES=$cycles HOTPLUG_MAX=$hotplug_max LOAD_FDS=$fds /lab/reliability-test.sh; /lab/kselftest-test.sh" ;;
-	isolcpus) run isolcpus "isolcpus=domain,$llc_last $extra" "$load & $flip; wait; /lab/kselftest-test.sh" ;;
-	nosmt) run nosmt "nosmt $extra" "$load & $flip; wait; /lab/kselftest-test.sh" ;;
+	faults) run faults "$extra" "$flip; CYCLES=$cycles HOTPLUG_MAX=$hotplug_max LOAD_FDS=$fds /lab/tests/reliability-test.sh; /lab/tests/kselftest-test.sh" ;;
+	isolcpus) run isolcpus "isolcpus=domain,$llc_last $extra" "$load & $flip; wait; /lab/tests/kselftest-test.sh" ;;
+	nosmt) run nosmt "nosmt $extra" "$load & $flip; wait; /lab/tests/kselftest-test.sh" ;;
 	*) die "unknown run '$r' (faults, isolcpus or nosmt)" ;;
 	esac
 done

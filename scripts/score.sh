@@ -23,7 +23,7 @@ usage: ${0##*/} [--kernel BZIMAGE] [--help]
 
 Applies the series and builds the qemu kernel (or boots BZIMAGE as it
 is), then boots it once per NPS mode (BOOTS times) on the emulated Zen3
-topology and runs tests/guest/score-guest.sh there: for each variant
+topology and runs guest/score-guest.sh there: for each variant
 (its features switched on at run time, every feature of the series off
 first), a load sweep of hackbench (rt-tests, processes over pipes),
 schbench (sis-schbench -m 2), tbench clients and netperf TCP_RR clients

@@ -46,6 +46,7 @@ EOT
 [ "${1:-}" = --help ] && { usage; exit 0; }
 
 S=$top/scripts
+G=$top/guest
 logs=$LAB_OUT/logs
 boot_timeout=${TEST_BOOT_TIMEOUT:-1200}
 mkdir -p "$logs"
@@ -98,9 +99,9 @@ sec_bad_input() {
 # the benchmark programs' outputs as the lab's parser (bench-guest.sh
 # --parse) reads them; no timing is asserted, only that figures are found
 host_bench_programs() {
-	local bg=$top/tests/guest/bench-guest.sh td=$top/tools/testdata t=$LAB_OUT/tools
+	local bg=$top/guest/bench-guest.sh td=$top/tools/testdata t=$LAB_OUT/tools
 	local got last n
-	fig() { LAB_DIR=$top/tests/guest sh "$bg" --parse "$@"; }
+	fig() { LAB_DIR=$top/guest sh "$bg" --parse "$@"; }
 	# schbench: the final report, after interim ones (-i), gives the figures
 	got="$(fig schbench rps "$td/schbench-interim.txt") $(fig schbench wakeup "$td/schbench-interim.txt") $(fig schbench request "$td/schbench-interim.txt")"
 	if [ "$got" = "212.67 103 4003" ]; then
@@ -223,8 +224,7 @@ host_bench_programs() {
 # tasks; the driver ends with status 3.  A good run is recorded as ok.
 bench_driver_failures() {
 	local b=$tmp/bd kind want rc
-	mkdir -p "$b/bin" "$b/lab"
-	cp "$top/tests/guest/sis-lib.sh" "$S/bench-stats.awk" "$S/bench-meta.txt" "$b/lab/"
+	mkdir -p "$b/bin"
 	cat >"$b/bin/tbench" <<-'EOT'
 		#!/bin/sh
 		case $FAKE in
@@ -248,9 +248,9 @@ exec sleep 600
 		rm -rf "$b/out"
 		: >"$b/sysrq"
 		rc=0
-		FAKE=$kind RUN_LIMIT=2 BENCH_SYSRQ=$b/sysrq LAB_DIR=$b/lab OUT=$b/out BENCHES=tbench \
+		FAKE=$kind RUN_LIMIT=2 BENCH_SYSRQ=$b/sysrq LAB_DIR=$G OUT=$b/out BENCHES=tbench \
 			VARIANTS=tip ROUNDS=1 VERIFY=0 SIZE=tiny PATH="$b/bin:$PATH" \
-			timeout 120 sh "$top/tests/guest/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
+			timeout 120 sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$b/out/results.csv" 2>/dev/null)
 		case $kind:$rc:$row in
 		hang:3:*",NA,"*",$want"*|fail:3:*",NA,"*",$want"*|zero:3:*",NA,"*",$want"*|ok:0:*",123.5,"*",ok")
@@ -274,8 +274,7 @@ exec sleep 600
 # directory, read back as the CSV's cells.
 bench_knobs() {
 	local b=$tmp/bk rc got want knob
-	mkdir -p "$b/bin" "$b/lab" "$b/sched/llc_balancing" "$b/sis"
-	cp "$top/tests/guest/sis-lib.sh" "$S/bench-stats.awk" "$S/bench-meta.txt" "$b/lab/"
+	mkdir -p "$b/bin" "$b/sched/llc_balancing" "$b/sis"
 	knob=$b/sched/llc_balancing/enabled
 	echo 1 >"$knob"
 	cat >"$b/bin/tbench" <<-'EOT'
@@ -287,9 +286,9 @@ bench_knobs() {
 	run_knobs() {
 		rm -rf "$b/out"
 		rc=0
-		KNOB=$knob BENCH_SCHED_DEBUGFS=$b/sched KNOBS=$1 LAB_DIR=$b/lab OUT=$b/out \
+		KNOB=$knob BENCH_SCHED_DEBUGFS=$b/sched KNOBS=$1 LAB_DIR=$G OUT=$b/out \
 			BENCHES=tbench VARIANTS=tip ROUNDS=1 VERIFY=0 SIZE=tiny PATH="$b/bin:$PATH" \
-			timeout 120 sh "$top/tests/guest/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
+			timeout 120 sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
 	}
 	run_knobs llc_balancing=0,1
 	got=$(awk -F, 'NR > 1 { printf "%s:%s ", $3, $5 }' "$b/out/results.csv" 2>/dev/null)
@@ -318,8 +317,8 @@ bench_knobs() {
 		100 100 75 1000 12 34 123 5 150) >"$b/sis/after"
 	echo 0 >"$b/sis/enabled"
 	echo 0 >"$b/sis/audit"
-	SIS_DEBUGFS=$b/sis sh "$S/sis-stats.sh" --audit cp "$b/sis/after" "$b/sis/stats" >"$b/sis/out" 2>&1 || true
-	got=$(LAB_DIR=$top/tests/guest sh "$top/tests/guest/bench-guest.sh" --parse sis "$b/sis/out")
+	SIS_DEBUGFS=$b/sis sh "$G/sis-stats.sh" --audit cp "$b/sis/after" "$b/sis/stats" >"$b/sis/out" 2>&1 || true
+	got=$(LAB_DIR=$G sh "$G/bench-guest.sh" --parse sis "$b/sis/out")
 	want=1000,2.50,87.5,1.2,3.4,12.3,5,150,2.67,50.0
 	if [ "$got" = "$want" ]; then
 		ok "bench: a run's SIS figures from sis-stats.sh --audit (wakeups, probes, idle hits, missed idle LLC and node, SIS_SHORT, SIS_CORE, SIS_NODE): $got"
@@ -373,7 +372,7 @@ sis-schbench|tools/sis-schbench.c at commit abc1234"
 	# this machine: a line per program of bench-meta.txt, the lab's
 	# netperf from its tools
 	got=$("$S/bench-programs.sh" --tools "$LAB_OUT/tools" 2>&1)
-	want=$(awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); print p[2] }' "$S/bench-meta.txt" | sort -u)
+	want=$(awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); print p[2] }' "$G/bench-meta.txt" | sort -u)
 	if [ "$(echo "$got" | cut -d'|' -f1 | sort)" = "$want" ] && ! echo "$got" | grep -q '|$'; then
 		ok "bench-programs.sh here: $(echo "$got" | tr '\n' ';')"
 	else
@@ -452,15 +451,15 @@ assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 4
 	fi
 	# the guest's pick of verification re-runs (mawk there, as here)
 	for csv in results.csv results-by-name.csv; do
-		outl=$(awk -f "$S/bench-stats.awk" -v mode=outliers "$S/bench-meta.txt" "$rep/$csv")
+		outl=$(awk -f "$G/bench-stats.awk" -v mode=outliers "$G/bench-meta.txt" "$rep/$csv")
 		if [ "$outl" = "hackbench:1 SIS_CORE" ]; then
 			ok "outlier selection picks the regressed case of $csv for re-running ($outl)"
 		else
 			notok "outlier selection in $csv: got '$outl', expected 'hackbench:1 SIS_CORE'"
 		fi
 	done
-	outl=$(awk -f "$S/bench-stats.awk" -v mode=outliers -v base=tip@llc_balancing=0 \
-		"$S/bench-meta.txt" "$rep/emulated/results.csv" | tr '\n' ' ')
+	outl=$(awk -f "$G/bench-stats.awk" -v mode=outliers -v base=tip@llc_balancing=0 \
+		"$G/bench-meta.txt" "$rep/emulated/results.csv" | tr '\n' ' ')
 	if [ "$outl" = "hackbench:1 SIS_NODE@llc_balancing=0 hackbench:1 SIS_NODE@llc_balancing=1 " ]; then
 		ok "outlier selection against tip@llc_balancing=0 picks what the report marks * (${outl% })"
 	else
@@ -470,7 +469,7 @@ assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 4
 	expect_error "report: option without its value" "--format needs a value" "$S/bench-report.sh" --format
 	expect_error "report: not a results file" "is not a bench results file" "$S/bench-report.sh" "$rep/system.txt"
 	expect_error "report: guest awk asked for a report" "only outliers runs here" \
-		awk -f "$S/bench-stats.awk" -v mode=norm "$S/bench-meta.txt" "$rep/results.csv"
+		awk -f "$G/bench-stats.awk" -v mode=norm "$G/bench-meta.txt" "$rep/results.csv"
 	expect_error "bench: bad ROUNDS" "ROUNDS must be a positive number" env ROUNDS=x "$S/bench.sh"
 	expect_error "bench: KNOBS without a value" "KNOBS: 'llc_balancing' is not NAME=VALUE" \
 		env KNOBS=llc_balancing "$S/bench.sh"
@@ -567,11 +566,11 @@ boot_check() {
 	local tag="$model $1 NPS$2${4:+ $4}"
 	local log=$logs/test-$model-$1-nps$2${4:+-$(echo "$4" | tr ' =,' '_-_')}.log
 	local feats=${TEST_FEATURES:-SIS_UTIL $(series_features)} rc=0 cmd t kinds
-	cmd="LAB_FEATURES='$feats' /lab/lab-test.sh"
+	cmd="LAB_FEATURES='$feats' /lab/tests/lab-test.sh"
 	for t in $3; do
 		case $t in
 		*=*) cmd="$cmd; export $t" ;;
-		*) cmd="$cmd; /lab/$t" ;;
+		*) cmd="$cmd; /lab/tests/$t" ;;
 		esac
 	done
 	echo "== boot $tag"
@@ -774,7 +773,7 @@ sec_bench() {
 			rc=0
 		fi
 		if [ "$rc" = 0 ]; then
-			for b in $(awk -F'|' '!/^#/ && NF { print $1 }' "$S/bench-meta.txt" | grep -v 'stream-100'); do
+			for b in $(awk -F'|' '!/^#/ && NF { print $1 }' "$G/bench-meta.txt" | grep -v 'stream-100'); do
 				n=$(awk -F, -v b="$b" '$1 == b && $4 !~ /^v/ && $5 ~ /^[0-9.]+$/' "$d/results.csv" | wc -l)
 				if [ "$n" -ge 4 ]; then
 					ok "bench smoke: $b: $n numeric results, in the report: $(grep -c "^Test          : $b\$" "$d/report.txt")"

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The scoreboard's host tests, sourced by tests/run.sh (sec_host), whose
-# $top, $S, $tmp, ok, notok and expect_error they use.  No timing.
+# $top, $S, $G, $tmp, ok, notok and expect_error they use.  No timing.
 #
 # Fixtures: score.csv (NPS1 and NPS4, two boots of two rounds, tip,
 # SIS_CORE and SIS_NODE, hackbench and netperf at 1/16 and 2 x the CPUs,
@@ -25,7 +25,7 @@ one_error() {
 	fi
 }
 
-# score_guest_driver: tests/guest/score-guest.sh on this host with a fake
+# score_guest_driver: guest/score-guest.sh on this host with a fake
 # debugfs and a fake hackbench: a good run gives its figures, one that
 # fails, hangs (sysrq l and w, then killed at run_limit) or prints no
 # result is recorded as failed with its reason and no figures, status 3;
@@ -33,9 +33,9 @@ one_error() {
 score_guest_driver() {
 	local g=$tmp/score-guest kind want rc row n
 	mkdir -p "$g/bin" "$g/lab" "$g/sis"
-	cp "$top/tests/guest/score-guest.sh" "$g/lab/"
+	cp "$G/score-guest.sh" "$g/lab/"
 	sed -e "s|^F=.*|F=$g/features|" -e "s|^D=.*|D=$g/sis|" \
-		"$top/tests/guest/sis-lib.sh" >"$g/lab/sis-lib.sh"
+		"$G/sis-lib.sh" >"$g/lab/sis-lib.sh"
 	for n in calls exit_target scan_probes smt_probes llc_idle_cpu node_hits \
 		audit_checks audit_llc_miss audit_node_miss; do
 		echo "$n 0"
@@ -73,7 +73,7 @@ score_guest_driver() {
 		: >"$g/sysrq"
 		rc=0
 		FAKE=$kind SIS_DEBUGFS=$g/sis SCORE_SYSRQ=$g/sysrq LAB_DIR=$g/lab OUT=$g/out \
-			PATH="$g/bin:$S:$PATH" timeout 120 sh "$g/lab/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
+			PATH="$g/bin:$G:$PATH" timeout 120 sh "$g/lab/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$g/out/score.csv" 2>/dev/null)
 		case $kind:$rc in ok:0|fail:3|hang:3|silent:3) ;; *) row="status $rc: $row" ;; esac
 		# shellcheck disable=SC2254
