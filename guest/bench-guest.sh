@@ -17,24 +17,20 @@
 # any run: one line on stderr and in $OUT/refused, exit status 2, no knob
 # left changed.
 #
-# Environment: VARIANTS, KNOBS, ROUNDS, BENCHES, SIZE (tiny|small|full),
-# RUNTIME (seconds per timed run), LOOPS (hackbench loops), VERIFY,
-# NETPERF_PORT, NPS, OUT, LAB_DIR (where sis-lib.sh, bench-stats.awk and
-# bench-meta.txt live), BENCH_AUDIT=1 (sis-stats.sh --audit: the
-# missed-idle rates), BENCH_EMULATION (what emulates the machine, "none"
-# on real hardware; for system.txt), BENCH_SCHED_DEBUGFS (default
-# /sys/kernel/debug/sched, where the knobs are).
+# usage: bench-guest.sh [CONF] | --parse BENCH ARG... FILE
+# CONF (default $OUT/bench.conf) is the run configuration scripts/bench.sh
+# wrote and checked, one KEY=VALUE a line: variants, knobs, benches, size
+# (tiny|small|full), rounds, runtime and loops (seconds per timed run and
+# hackbench loops; empty: SIZE's), verify, run_limit (seconds; empty: 300
+# + 20 x runtime), audit (1: sis-stats.sh --audit, the missed-idle rates)
+# and netperf_port.  The results keep it.  Environment: OUT (default
+# $LAB_DIR/out), LAB_DIR (default /lab: where sis-lib.sh, bench-stats.awk
+# and bench-meta.txt live), BENCH_SCHED_DEBUGFS (default
+# /sys/kernel/debug/sched, where the knobs are), BENCH_SYSRQ (the sysrq
+# trigger, for the lab's tests).
 LAB_DIR=${LAB_DIR:-/lab}
 . "$LAB_DIR/sis-lib.sh"
 OUT=${OUT:-$LAB_DIR/out}
-VARIANTS=${VARIANTS:-tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC}
-ROUNDS=${ROUNDS:-3}
-SIZE=${SIZE:-small}
-BENCHES=${BENCHES:-hackbench rt-hackbench schbench tbench netperf stream unixbench}
-VERIFY=${VERIFY:-2}
-# not netperf's 12865, so a running netserver does not get in the way
-NETPERF_PORT=${NETPERF_PORT:-12875}
-KNOBS=${KNOBS:-}
 SCHED=${BENCH_SCHED_DEBUGFS:-/sys/kernel/debug/sched}
 AWK="awk"
 command -v mawk >/dev/null && AWK=mawk
@@ -107,6 +103,16 @@ if [ "${1:-}" = --parse ]; then
 	*) echo "bench: --parse schbench|stream|unixbench|netperf|sis ARG... FILE" >&2; exit 2 ;;
 	esac
 fi
+CONF=${1:-$OUT/bench.conf}
+[ -r "$CONF" ] || { echo "bench: no run configuration at $CONF" >&2; exit 2; }
+# conf KEY: the value of KEY=... in the run configuration
+conf() {
+	sed -n "s/^$1=//p" "$CONF" | tail -n1
+}
+VARIANTS=$(conf variants) KNOBS=$(conf knobs) BENCHES=$(conf benches)
+SIZE=$(conf size) ROUNDS=$(conf rounds) RUNTIME=$(conf runtime)
+LOOPS=$(conf loops) VERIFY=$(conf verify) RUN_LIMIT=$(conf run_limit)
+BENCH_AUDIT=$(conf audit) NETPERF_PORT=$(conf netperf_port)
 CSV=$OUT/results.csv
 T=${TMPDIR:-/tmp}/bench.$$
 mkdir -p "$T" "$OUT"
@@ -115,11 +121,11 @@ nllc=$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list 2>/dev/null
 [ "$nllc" -gt 0 ] || nllc=1
 nnode=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 
+# what SIZE means for a run's length and hackbench's loops
 case $SIZE in
 tiny) RUNTIME=${RUNTIME:-1} LOOPS=${LOOPS:-10} ;;
 small) RUNTIME=${RUNTIME:-3} LOOPS=${LOOPS:-100} ;;
 full) RUNTIME=${RUNTIME:-30} LOOPS=${LOOPS:-10000} ;;
-*) echo "bench: unknown SIZE '$SIZE' (tiny, small or full)" >&2; exit 2 ;;
 esac
 
 # powers MAX: 1 2 4 ... up to MAX
@@ -175,21 +181,12 @@ stream_elements() {
 
 # variant NAME: all SIS features off, then those of NAME on ("a+b")
 variant() {
-	# the series' features as this kernel has them: every SIS_ name but
-	# the base kernel's SIS_UTIL
-	for f in $(tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep '^SIS_' | grep -vx SIS_UTIL); do
-		[ -z "$(feature_state "$f")" ] || echo "NO_$f" >"$F"
-	done
+	features_off
 	# base: the unpatched kernel, which has none of them
 	case $1 in tip|base) return 0 ;; esac
 	for f in $(echo "$1" | tr '+' ' '); do
 		[ -n "$(feature_state "$f")" ] || return 1
-		# what the feature refines must be on for it to matter
-		case $f in
-		SIS_NODE_LIMIT|SIS_NODE_MMC) echo SIS_NODE >"$F" ;;
-		SIS_NODE_CORE) echo SIS_NODE >"$F"; echo SIS_CORE >"$F" ;;
-		esac
-		echo "$f" >"$F" || return 1
+		feature_on "$f" || return 1
 	done
 }
 
@@ -298,12 +295,6 @@ run_job() {
 	echo "bench:   $v round $round:$msg"
 }
 
-for b in $BENCHES; do
-	case $b in
-	hackbench|rt-hackbench|schbench|tbench|netperf|stream|unixbench) ;;
-	*) echo "bench: unknown benchmark '$b'" >&2; exit 2 ;;
-	esac
-done
 jobs=
 for b in $BENCHES; do
 	for p in $(cases "$b") ; do
@@ -404,26 +395,22 @@ sched_cache() {
 	fi
 }
 
-# a second boot into the same results (make bench's base kernel) only
-# adds its kernel
-if [ -s "$OUT/system.txt" ]; then
+# what only the machine knows; the host wrote the rest of system.txt
+# (machine, nps, emulation, knobs, audit).  A second boot into the same
+# results (make bench's base kernel) only adds its kernel.
+if grep -q '^kernel: ' "$OUT/system.txt" 2>/dev/null; then
 	echo "kernel of $VARIANTS: $(uname -r)" >>"$OUT/system.txt"
 	echo "sched_cache of $VARIANTS: $(sched_cache)" >>"$OUT/system.txt"
 else
-	cat >"$OUT/system.txt" <<EOT
+	cat >>"$OUT/system.txt" <<EOT
 kernel: $(uname -r)
 cpu: $($AWK -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 cpus: $ncpu
 llcs: $nllc
 nodes: $nnode
-nps: ${NPS:-}
-machine: ${BENCH_MACHINE:-$(uname -n)}
 size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
 sched_cache: $(sched_cache)
 EOT
-	[ -z "${BENCH_EMULATION:-}" ] || echo "emulation: $BENCH_EMULATION" >>"$OUT/system.txt"
-	[ -z "$KNOBS" ] || echo "knobs: $KNOBS" >>"$OUT/system.txt"
-	[ "${BENCH_AUDIT:-0}" = 0 ] || echo "audit: sis-stats.sh --audit in every run" >>"$OUT/system.txt"
 fi
 [ -f "$CSV" ] || echo "bench,case,variant,round,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status" >"$CSV"
 nfail=0

@@ -13,7 +13,8 @@ usage() {
 usage: ${0##*/} [--help] NPS BOOT
 
 Runs the sweep that \$OUT/score.conf (written by scripts/score.sh) asks
-for: features (the series' features, all off for tip), variants, benches
+for: variants (the series' features this kernel has all off, then the
+variant's on: sis-lib.sh's features_off and feature_on), benches
 (whose servers start), jobs (BENCH:LOAD, LOAD a fraction of the CPU
 count), rounds, runtime (seconds per timed run), messages (hackbench
 messages per run) and run_limit (seconds before a run counts as hung:
@@ -51,7 +52,7 @@ conf() {
 }
 [ -r "$CONF" ] || { say "no run configuration at $CONF" >&2; exit 1; }
 [ -r "$D/stats" ] || { say "$D/stats missing: this kernel lacks the SIS statistics patch" >&2; exit 1; }
-FEATURES=$(conf features) VARIANTS=$(conf variants) BENCHES=$(conf benches)
+VARIANTS=$(conf variants) BENCHES=$(conf benches)
 JOBS=$(conf jobs) ROUNDS=$(conf rounds) RUNTIME=$(conf runtime)
 MESSAGES=$(conf messages) LIMIT=$(conf run_limit)
 ncpu=$(nproc)
@@ -74,14 +75,12 @@ chmod +x "$T/netperf-clients"
 export PATH="$T:$PATH"
 
 # variant NAME: every feature of the series off, then those of NAME
-# ("a+b") on, in the order named
+# ("a+b") on, in the order named, each with what it refines
 variant() {
-	for f in $FEATURES; do
-		[ "$(feature_state "$f")" != "$f" ] || echo "NO_$f" >"$F"
-	done
+	features_off
 	[ "$1" = tip ] && return 0
 	for f in $(echo "$1" | tr + ' '); do
-		echo "$f" >"$F"
+		feature_on "$f"
 	done
 }
 

@@ -6,8 +6,8 @@ result() {
 	echo "RESULT $1 $2 ${3:-}"
 }
 
-# stat NAME FILE: the sis.NAME value printed by sis-stats.sh into FILE
-stat() {
+# sis_stat NAME FILE: the sis.NAME value printed by sis-stats.sh into FILE
+sis_stat() {
 	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"
 }
 
@@ -69,6 +69,32 @@ llc() {
 # nothing if the kernel lacks the feature
 feature_state() {
 	tr ' ' '\n' <"$F" | grep -x -e "$1" -e "NO_$1"
+}
+
+# sis_features: the series' features this kernel has, as its features
+# file names them: every SIS_ feature but the base kernel's SIS_UTIL (the
+# host reads the same list from the series: scripts/lib.sh series_features)
+sis_features() {
+	tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep '^SIS_' | grep -vx SIS_UTIL
+}
+
+# feature_on NAME: switch NAME on, and first what it refines, without
+# which it does nothing: SIS_NODE_LIMIT and SIS_NODE_MMC bound SIS_NODE's
+# search, SIS_NODE_CORE makes it read SIS_CORE's masks.  Fails when the
+# kernel refuses a name.
+feature_on() {
+	case $1 in
+	SIS_NODE_LIMIT|SIS_NODE_MMC) echo SIS_NODE >"$F" || return ;;
+	SIS_NODE_CORE) { echo SIS_NODE >"$F" && echo SIS_CORE >"$F"; } || return ;;
+	esac
+	echo "$1" >"$F"
+}
+
+# features_off: every feature of sis_features off
+features_off() {
+	for f in $(sis_features); do
+		[ "$(feature_state "$f")" != "$f" ] || echo "NO_$f" >"$F"
+	done
 }
 
 # require_feature NAME...: report a failure and end the test script unless

@@ -71,9 +71,11 @@ lab's own programs by commit) and cache-aware scheduling's state
 (CONFIG_SCHED_CACHE, llc_balancing).
 
 Results go to \$LAB_OUT/bench/<time>-<model>-<shape>-nps<N>/ (--host:
-<time>-host/): results.csv (one row per run, written as it ends),
-system.txt, programs.txt, report.txt (normalized blocks), report-old.txt
-(value (pct) tables), results.json and plots/*.png.
+<time>-host/): bench.conf (the run configuration the guest read;
+bench-base.conf the base kernel's), results.csv (one row per run,
+written as it ends), system.txt, programs.txt, report.txt (normalized
+blocks), report-old.txt (value (pct) tables), results.json and
+plots/*.png.
 EOT
 }
 host=0 kernel=
@@ -106,8 +108,8 @@ for spec in $knobs; do
 	case $names in *" $k "*) die "KNOBS: $k is named twice" ;; esac
 	names="$names$k "
 done
-for v in ${RUNTIME:-} ${LOOPS:-}; do
-	case $v in *[!0-9]*|0) die "RUNTIME and LOOPS must be positive numbers, not '$v'" ;; esac
+for v in ${RUNTIME:-} ${LOOPS:-} ${RUN_LIMIT:-} ${NETPERF_PORT:-}; do
+	case $v in *[!0-9]*|0) die "RUNTIME, LOOPS, RUN_LIMIT and NETPERF_PORT must be positive numbers, not '$v'" ;; esac
 done
 benches=${BENCHES:-hackbench rt-hackbench schbench tbench netperf stream unixbench}
 bins=mawk
@@ -131,18 +133,47 @@ out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE-nps$NPS
 [ "$host" = 0 ] || out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-host${user_nps:+-nps$user_nps}
 mkdir -p "$out"
 note "results in $out"
+# the run configuration, which the guest (or --host, this machine) reads
+# and the results keep; make bench's base kernel runs from its own copy
+audit=${BENCH_AUDIT:-1}
+[ "$host" = 0 ] || audit=${BENCH_AUDIT:-0}
+cat >"$out/bench.conf" <<EOT
+variants=${VARIANTS:-tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC}
+knobs=$knobs
+benches=$benches
+size=${SIZE:-small}
+rounds=$rounds
+runtime=${RUNTIME:-}
+loops=${LOOPS:-}
+verify=${VERIFY:-2}
+run_limit=${RUN_LIMIT:-}
+audit=$audit
+netperf_port=${NETPERF_PORT:-12875}
+EOT
+sed -e 's/^variants=.*/variants=base/' -e 's/^verify=.*/verify=0/' "$out/bench.conf" >"$out/bench-base.conf"
+# what the host knows of the run; the guest adds what the machine says
+{
+	if [ "$host" = 1 ]; then
+		# on a real machine NPS is whatever its firmware says: a label only
+		echo "nps: $user_nps"
+		echo "machine: $(uname -n) (--host, no emulation)"
+		echo "emulation: none"
+	else
+		echo "nps: $NPS"
+		echo "machine: QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS"
+		echo "emulation: QEMU TCG"
+	fi
+	[ -z "$knobs" ] || echo "knobs: $knobs"
+	[ "$audit" = 0 ] || echo "audit: sis-stats.sh --audit in every run"
+} >"$out/system.txt"
 if [ "$host" = 1 ]; then
-	# on a real machine NPS is whatever its firmware says: a label only
-	export VARIANTS BENCHES="$benches" SIZE ROUNDS=$rounds RUNTIME LOOPS VERIFY NPS=$user_nps \
-		KNOBS="$knobs" BENCH_EMULATION=none BENCH_AUDIT=${BENCH_AUDIT:-0}
 	[ "$(id -u)" = 0 ] || die "--host needs root (it writes sched features)"
 	[ -w /sys/kernel/debug/sched/features ] ||
 		die "/sys/kernel/debug/sched/features is not writable (mount debugfs)"
 	make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools" || die "cannot build tools/"
 	# the guest's folder, run in place
-	LAB_DIR=$LAB_TOP/guest OUT=$out BENCH_MACHINE="$(uname -n) (--host, no emulation)" \
-		PATH="$LAB_OUT/tools:$LAB_TOP/guest:$PATH" \
-		sh "$LAB_TOP/guest/bench-guest.sh" 2>&1 | tee "$out/console.log" |
+	LAB_DIR=$LAB_TOP/guest OUT=$out PATH="$LAB_OUT/tools:$LAB_TOP/guest:$PATH" \
+		sh "$LAB_TOP/guest/bench-guest.sh" "$out/bench.conf" 2>&1 | tee "$out/console.log" |
 		grep --line-buffered '^bench:' || true
 	# a knob or variant this kernel lacks: the guest's one line
 	[ ! -s "$out/refused" ] || die "$(cat "$out/refused")"
@@ -153,7 +184,7 @@ else
 	fi
 	base=
 	[ "${BASE:-1}" = 0 ] || base=$("$LAB_TOP/scripts/build-base.sh" qemu)
-	# guest_matrix KERNEL LOG VARIANTS VERIFY: one boot running the matrix;
+	# guest_matrix KERNEL LOG CONF: one boot running the matrix of CONF;
 	# a guest that stops early (boot.sh fails, a hang ends in its sysrq
 	# dump) is noted in $out/stopped
 	guest_matrix() {
@@ -163,11 +194,7 @@ else
 		# the last resort (BENCH_TIMEOUT)
 		LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$1" --nps "$NPS" \
 			--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/$2" \
-			--timeout "${BENCH_TIMEOUT:-86400}" -- \
-			"VARIANTS='$3' KNOBS='$knobs' BENCHES='$benches' SIZE=${SIZE:-} ROUNDS=$rounds \
-			RUNTIME=${RUNTIME:-} LOOPS=${LOOPS:-} VERIFY=$4 NPS=$NPS RUN_LIMIT=${RUN_LIMIT:-} \
-			BENCH_AUDIT=${BENCH_AUDIT:-1} BENCH_EMULATION='QEMU TCG' \
-			BENCH_MACHINE='QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS' /lab/bench-guest.sh" \
+			--timeout "${BENCH_TIMEOUT:-86400}" -- "/lab/bench-guest.sh /lab/out/$3" \
 			2>"$out/boot.err" | grep --line-buffered '^bench:'
 		rc=${PIPESTATUS[0]}
 		set -e
@@ -186,10 +213,10 @@ else
 		*) echo "the guest of $2 stopped early (status $rc): $(tail -n1 "$out/boot.err")" >>"$out/stopped" ;;
 		esac
 	}
-	guest_matrix "$kernel" console.log "${VARIANTS:-}" "${VERIFY:-}"
+	guest_matrix "$kernel" console.log bench.conf
 	# the base kernel has none of the series' features: every run is the
 	# base as it is, labelled base; nothing to verify against tip there
-	[ -z "$base" ] || guest_matrix "$base" console-base.log base 0
+	[ -z "$base" ] || guest_matrix "$base" console-base.log bench-base.conf
 fi
 # the program and version of each benchmark, from this machine (the
 # guest runs copies of its programs)

@@ -10,7 +10,7 @@
 CYCLES=${CYCLES:-20}
 HOTPLUG_MAX=${HOTPLUG_MAX:-1000}
 LOAD_FDS=${LOAD_FDS:-10}
-FEATS="SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC"
+FEATS=$(sis_features)
 ncpu=$(nproc)
 STOP=/tmp/reliability.stop
 rm -f "$STOP"

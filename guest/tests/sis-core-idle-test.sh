@@ -66,8 +66,8 @@ audit() {
 	/lab/sis-stats.sh --audit sis-load -c "$H" wakeups "$N" "$L" >"/tmp/ci-$1" 2>&1
 	echo "== $1"
 	cat "/tmp/ci-$1"
-	checks=$(stat audit_checks "/tmp/ci-$1")
-	miss=$(stat audit_llc_miss "/tmp/ci-$1")
+	checks=$(sis_stat audit_checks "/tmp/ci-$1")
+	miss=$(sis_stat audit_llc_miss "/tmp/ci-$1")
 	# a wakeup that finds the sleeper still queued needs no CPU
 	# selection and is not audited: at least half must be
 	if [ "${checks:-0}" -ge $((N / 2)) ] && [ "$miss" = 0 ]; then
@@ -172,7 +172,7 @@ if [ -n "$iso" ]; then
 		end_hogs JH
 		end_hogs SH
 		cat /tmp/ci-iso
-		out=$(stat core_outside /tmp/ci-iso)
+		out=$(sis_stat core_outside /tmp/ci-iso)
 		ran=$((a - b))
 		# a few schedules on I are its own (timers, kworkers)
 		if [ "$out" = 0 ] && [ "$ran" -lt $((N / 10)) ]; then

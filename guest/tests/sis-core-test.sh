@@ -41,9 +41,9 @@ echo SIS_CORE >"$F"
 	>/tmp/core-hb 2>&1
 echo "$was" >"$F"
 cat /tmp/core-hb
-out1=$(stat core_outside /tmp/SIS_CORE)
-out2=$(stat core_outside /tmp/core-hb)
-calls=$(stat calls /tmp/core-hb)
+out1=$(sis_stat core_outside /tmp/SIS_CORE)
+out2=$(sis_stat core_outside /tmp/core-hb)
+calls=$(sis_stat calls /tmp/core-hb)
 if [ "$out1" = 0 ] && [ "$out2" = 0 ] && [ "${calls:-0}" -gt 0 ]; then
 	result sis-core-mask-in-llc ok "no mask bit outside its LLC ($calls wakeups under load)"
 else

@@ -6,9 +6,10 @@
 . /lab/sis-lib.sh
 CYCLES=${CYCLES:-1}
 
-require_feature SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE
+feats=$(sis_features)
+[ -n "$feats" ] || { result sis-hotplug FAIL "no SIS feature of the series in $F"; exit 0; }
 llc1=$(llc 1)
-for f in SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE; do
+for f in $feats; do
 	echo "$f" >"$F"
 done
 
@@ -32,11 +33,9 @@ done
 /lab/sis-stats.sh --audit sleep 2 >/tmp/hp 2>&1
 kill "$p1" "$p2"
 wait
-for f in SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT SIS_CORE; do
-	echo "NO_$f" >"$F"
-done
+features_off
 cat /tmp/hp
-calls=$(stat calls /tmp/hp)
+calls=$(sis_stat calls /tmp/hp)
 online=$(cat /sys/devices/system/cpu/online)
 if [ "$done" = "$CYCLES" ] && [ "${calls:-0}" -gt 0 ] && [ "$online" = "$(cat /sys/devices/system/cpu/possible)" ]; then
 	result sis-hotplug ok "$CYCLES cycles of LLC 1 offline/online under load with every feature on; $calls wakeups after"

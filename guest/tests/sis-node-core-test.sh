@@ -51,14 +51,14 @@ done
 
 # probes SIS_NODE spent per wakeup that left the LLC, as "N.NN"
 per() {
-	awk -v a="$(stat "$1" "/tmp/nc-$2")" -v b="$N" 'BEGIN { printf "%.2f", a / b }'
+	awk -v a="$(sis_stat "$1" "/tmp/nc-$2")" -v b="$N" 'BEGIN { printf "%.2f", a / b }'
 }
-np=$(stat node_probes /tmp/nc-node)
-cp=$(stat node_probes /tmp/nc-node-core)
-cs=$(stat node_scans /tmp/nc-core)
-ns=$(stat node_scans /tmp/nc-node-core)
-hits=$(stat node_hits /tmp/nc-node-core)
-miss=$(stat audit_node_miss /tmp/nc-node-core)
+np=$(sis_stat node_probes /tmp/nc-node)
+cp=$(sis_stat node_probes /tmp/nc-node-core)
+cs=$(sis_stat node_scans /tmp/nc-core)
+ns=$(sis_stat node_scans /tmp/nc-node-core)
+hits=$(sis_stat node_hits /tmp/nc-node-core)
+miss=$(sis_stat audit_node_miss /tmp/nc-node-core)
 if [ "${hits:-0}" -ge $((N * 9 / 10)) ] && [ "${miss:-$N}" -le $((N / 10)) ] &&
 	[ "${cp:-0}" -gt 0 ] && [ "$((2 * cp))" -le "${np:-0}" ]; then
 	result sis-node-core-probes ok "$hits of $N wakeups found an idle CPU in LLC 3 with $(per node_probes node-core) probes each, SIS_NODE with $(per node_probes node); $miss misses"

@@ -24,15 +24,15 @@ done
 stop_hogs
 echo "$was" >"$F"
 
-scans=$(stat node_scans /tmp/NO_SIS_NODE)
-miss=$(stat audit_node_miss /tmp/NO_SIS_NODE)
+scans=$(sis_stat node_scans /tmp/NO_SIS_NODE)
+miss=$(sis_stat audit_node_miss /tmp/NO_SIS_NODE)
 if [ "$scans" = 0 ] && [ "${miss:-0}" -ge $((N * 9 / 10)) ]; then
 	result sis-node-off ok "no node scans, $miss of $N wakeups left an idle CPU of the node unused"
 else
 	result sis-node-off FAIL "node_scans ${scans:-?}, audit_node_miss ${miss:-?} of $N"
 fi
-hits=$(stat node_hits /tmp/SIS_NODE)
-miss=$(stat audit_node_miss /tmp/SIS_NODE)
+hits=$(sis_stat node_hits /tmp/SIS_NODE)
+miss=$(sis_stat audit_node_miss /tmp/SIS_NODE)
 if [ "${hits:-0}" -ge $((N * 9 / 10)) ] && [ "${miss:-0}" -le $((N / 10)) ]; then
 	result sis-node-on ok "$hits of $N wakeups found an idle CPU in another LLC, $miss misses"
 else
@@ -50,8 +50,8 @@ if [ "$(count "$node")" -ge $((4 * $(count "$llc"))) ]; then
 	stop_hogs
 	echo "== SIS_NODE, wakee allowed LLCs 0 and 3"
 	cat /tmp/allowed
-	scans=$(stat node_scans /tmp/allowed)
-	hits=$(stat node_hits /tmp/allowed)
+	scans=$(sis_stat node_scans /tmp/allowed)
+	hits=$(sis_stat node_hits /tmp/allowed)
 	if [ "${hits:-0}" -ge $((N * 9 / 10)) ] && [ "${scans:-0}" -le $((N * 11 / 10)) ]; then
 		result sis-node-allowed ok "$scans LLC scans, $hits hits for $N wakeups allowed LLCs 0 and 3"
 	else
@@ -90,17 +90,17 @@ stop_hogs
 echo NO_SIS_NODE_LIMIT >"$F"
 echo "$was" >"$F"
 echo "$old_limit" >"$L"
-hits1=$(stat node_hits /tmp/limit1)
-scans1=$(stat node_scans /tmp/limit1)
-hits2=$(stat node_hits /tmp/limit2)
+hits1=$(sis_stat node_hits /tmp/limit1)
+scans1=$(sis_stat node_scans /tmp/limit1)
+hits2=$(sis_stat node_hits /tmp/limit2)
 if [ "${hits1:-1}" -le $((N / 10)) ] && [ "${scans1:-0}" -ge $((N * 9 / 10)) ] &&
 	[ "${scans1:-0}" -le $((N * 11 / 10)) ] && [ "${hits2:-0}" -ge $((N * 9 / 10)) ]; then
 	result sis-node-limit ok "limit 1: $scans1 scans, $hits1 hits; limit 2: $hits2 hits of $N"
 else
 	result sis-node-limit FAIL "limit 1: ${scans1:-?} scans, ${hits1:-?} hits; limit 2: ${hits2:-?} hits of $N"
 fi
-hits=$(stat node_hits /tmp/mmc)
-scans=$(stat node_scans /tmp/mmc)
+hits=$(sis_stat node_hits /tmp/mmc)
+scans=$(sis_stat node_scans /tmp/mmc)
 if grep -qx MMC /sys/kernel/debug/sched/domains/cpu0/domain*/name; then
 	if [ "${hits:-1}" -le $((N / 10)) ] && [ "${scans:-0}" -ge $((N * 9 / 10)) ] &&
 		[ "${scans:-0}" -le $((N * 11 / 10)) ]; then

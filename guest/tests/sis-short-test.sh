@@ -61,17 +61,17 @@ for f in NO_SIS_SHORT SIS_SHORT; do
 done
 stop_hogs
 
-calls=$(stat calls /tmp/NO_SIS_SHORT)
-taken=$(stat short_taken /tmp/NO_SIS_SHORT)
-scans=$(stat llc_scans /tmp/NO_SIS_SHORT)
+calls=$(sis_stat calls /tmp/NO_SIS_SHORT)
+taken=$(sis_stat short_taken /tmp/NO_SIS_SHORT)
+scans=$(sis_stat llc_scans /tmp/NO_SIS_SHORT)
 if [ "$taken" = 0 ] && [ "${scans:-0}" -ge $((calls / 2)) ] && [ "${calls:-0}" -ge 100 ]; then
 	result sis-short-off ok "$calls wakeups, $scans LLC scans, no shortcut"
 else
 	result sis-short-off FAIL "calls ${calls:-?}, llc_scans ${scans:-?}, short_taken ${taken:-?}"
 fi
-calls=$(stat calls /tmp/SIS_SHORT)
-taken=$(stat short_taken /tmp/SIS_SHORT)
-scans=$(stat llc_scans /tmp/SIS_SHORT)
+calls=$(sis_stat calls /tmp/SIS_SHORT)
+taken=$(sis_stat short_taken /tmp/SIS_SHORT)
+scans=$(sis_stat llc_scans /tmp/SIS_SHORT)
 # Under TCG the pair's vCPU shares two host cores with the spinning vCPUs,
 # which stretches guest run times past migration_cost now and then (seen:
 # 20% to 35% of the wakeups qualify); so demand a clear share of
@@ -92,8 +92,8 @@ rehomed() {
 	[ -z "$2" ] || stop_hogs
 	echo "== $1 (busy: ${2:-none})"
 	cat "/tmp/$1"
-	calls=$(stat calls "/tmp/$1")
-	taken=$(stat short_taken "/tmp/$1")
+	calls=$(sis_stat calls "/tmp/$1")
+	taken=$(sis_stat short_taken "/tmp/$1")
 	if [ "${calls:-0}" -ge 100 ] && [ "${taken:-0}" -le $((calls / 20)) ]; then
 		result "$1" ok "$taken of $calls wakeups stacked"
 	else
@@ -128,8 +128,8 @@ tcp() {
 	short=$(shorts "$2")
 	echo "== $1 ($short $2 tasks short)"
 	cat "/tmp/$1"
-	calls=$(stat calls "/tmp/$1")
-	taken=$(stat short_taken "/tmp/$1")
+	calls=$(sis_stat calls "/tmp/$1")
+	taken=$(sis_stat short_taken "/tmp/$1")
 	if [ "${taken:-0}" -gt 0 ]; then
 		result "$1" ok "$taken of $calls wakeups stacked on the waker"
 	elif [ "$short" = "0 of 0" ]; then

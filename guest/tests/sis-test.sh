@@ -15,8 +15,8 @@ if command -v hackbench >/dev/null; then
 else
 	/lab/sis-stats.sh sis-load pingpong 20000 >/tmp/s1 2>&1
 fi
-calls=$(stat calls /tmp/s1)
-probes=$(stat scan_probes /tmp/s1)
+calls=$(sis_stat calls /tmp/s1)
+probes=$(sis_stat scan_probes /tmp/s1)
 if [ "${calls:-0}" -gt 0 ] && [ "${probes:-0}" -gt 0 ]; then
 	result sis-counters-move ok "calls $calls, scan_probes $probes"
 else
@@ -33,9 +33,9 @@ hogs "$llc"
 stop_hogs
 echo SIS_UTIL >"$F"
 cat /tmp/s2
-scans=$(stat llc_scans /tmp/s2)
-sprobes=$(stat scan_probes /tmp/s2)
-nprobes=$(stat node_probes /tmp/s2)
+scans=$(sis_stat llc_scans /tmp/s2)
+sprobes=$(sis_stat scan_probes /tmp/s2)
+nprobes=$(sis_stat node_probes /tmp/s2)
 sprobes=$(( ${sprobes:-0} - ${nprobes:-0} ))
 # other wakeups in the otherwise idle guest may add a few short scans:
 # demand at least 1000 scans and an average within 1% of the width
@@ -52,9 +52,9 @@ hogs 2
 /lab/sis-stats.sh --audit sis-load pingpong 20000 >/tmp/s3 2>&1
 stop_hogs
 cat /tmp/s3
-checks=$(stat audit_checks /tmp/s3)
-lmiss=$(stat audit_llc_miss /tmp/s3)
-nmiss=$(stat audit_node_miss /tmp/s3)
+checks=$(sis_stat audit_checks /tmp/s3)
+lmiss=$(sis_stat audit_llc_miss /tmp/s3)
+nmiss=$(sis_stat audit_node_miss /tmp/s3)
 if [ "${checks:-0}" -gt 1000 ] && [ "$lmiss" = 0 ] && [ "$nmiss" = 0 ]; then
 	result sis-audit-no-miss ok "$checks decisions audited, no miss"
 else
