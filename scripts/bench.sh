@@ -34,8 +34,9 @@ Environment:
             tip at each knob's first value.  A knob or value the kernel
             lacks stops the bench with one line before any run; every knob
             gets its old value back at the end
-  BENCHES   default "hackbench rt-hackbench schbench tbench netperf stream
-            unixbench" (hackbench is perf bench sched messaging -p -t)
+  BENCHES   default "$(bench_names)"
+            (guest/bench-meta.txt, the registry; hackbench is perf bench
+            sched messaging -p -t)
   SIZE      tiny|small|full (default small; full: the LKML ranges, e.g.
             1..16 hackbench groups on 256 CPUs, 30 s runs)
   ROUNDS    runs per data point (default 3); RUNTIME, LOOPS override the
@@ -111,17 +112,14 @@ done
 for v in ${RUNTIME:-} ${LOOPS:-} ${RUN_LIMIT:-} ${NETPERF_PORT:-}; do
 	case $v in *[!0-9]*|0) die "RUNTIME, LOOPS, RUN_LIMIT and NETPERF_PORT must be positive numbers, not '$v'" ;; esac
 done
-benches=${BENCHES:-hackbench rt-hackbench schbench tbench netperf stream unixbench}
-bins=mawk
+benches=${BENCHES:-$(bench_names)}
 for b in $benches; do
-	case $b in
-	hackbench) bins="$bins perf" ;;
-	rt-hackbench) bins="$bins hackbench" ;;
-	tbench) bins="$bins tbench tbench_srv" ;;
-	schbench|netperf|stream|unixbench) ;;
-	*) die "unknown benchmark '$b' (hackbench rt-hackbench schbench tbench netperf stream unixbench)" ;;
+	case " $(bench_names) " in
+	*" $b "*) ;;
+	*) die "unknown benchmark '$b' ($(bench_names))" ;;
 	esac
 done
+bins="mawk $(bench_host_programs $benches)"
 for b in $bins; do
 	command -v "$b" >/dev/null || die "$b is not installed (make deps)"
 done

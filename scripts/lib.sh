@@ -31,6 +31,20 @@ series_features() {
 	done | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
 }
 
+# the benchmark registry, read by host and guest
+BENCH_META=$LAB_TOP/guest/bench-meta.txt
+
+# bench_names: the benchmarks (BENCHES names) of the registry, in its order
+bench_names() {
+	awk -F'|' '!/^#/ && NF >= 8 && !seen[$7]++ { print $7 }' "$BENCH_META" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# bench_host_programs BENCH...: the host commands the guest needs for them
+bench_host_programs() {
+	awk -F'|' -v want=" $* " '!/^#/ && NF >= 8 && index(want, " " $7 " ") { print $8 }' "$BENCH_META" |
+		tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
+}
+
 # the series' debugging aid, for evaluating it, not for merging: make mail
 # leaves it out unless asked
 LAB_DEBUG_PATCH='*-sched-fair-Add-select_idle_sibling-statistics.patch'

@@ -474,6 +474,8 @@ assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 4
 	expect_error "report: guest awk asked for a report" "only outliers runs here" \
 		awk -f "$G/bench-stats.awk" -v mode=norm "$G/bench-meta.txt" "$rep/results.csv"
 	expect_error "bench: bad ROUNDS" "ROUNDS must be a positive number" env ROUNDS=x "$S/bench.sh"
+	expect_error "bench: unknown benchmark" "unknown benchmark 'foo' (rt-hackbench hackbench schbench" env BENCHES=foo "$S/bench.sh"
+	expect_error "bench: bad RUN_LIMIT" "must be positive numbers, not 'soon'" env RUN_LIMIT=soon "$S/bench.sh"
 	expect_error "bench: KNOBS without a value" "KNOBS: 'llc_balancing' is not NAME=VALUE" \
 		env KNOBS=llc_balancing "$S/bench.sh"
 	expect_error "bench: KNOBS with an empty value" "KNOBS: 'llc_balancing=0,,1' is not NAME=VALUE" \
