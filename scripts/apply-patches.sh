@@ -28,23 +28,12 @@ case $upto in ''|*[!0-9]*) [ -z "$upto" ] || die "--upto takes a number, not '$u
 
 command -v quilt >/dev/null || die "quilt is not installed (apt-get install quilt)"
 
-if [ -n "${KERNEL_SRC:-}" ]; then
-	src=$(cd "$KERNEL_SRC" 2>/dev/null && pwd) ||
-		die "KERNEL_SRC=$KERNEL_SRC: no such directory"
-else
-	src=$("$LAB_TOP/scripts/fetch-base.sh")
-fi
-[ -f "$src/Makefile" ] && [ -f "$src/kernel/sched/fair.c" ] ||
-	die "$src does not look like a Linux source tree (no kernel/sched/fair.c)"
+src=$(base_tree)
 
 tree=${LAB_TREE:-$LAB_OUT/tree}
 if [ ! -f "$tree/.lab-source" ] || [ "$(cat "$tree/.lab-source")" != "$src" ]; then
 	note "copying $src to $tree"
-	rm -rf "$tree"
-	mkdir -p "$tree"
-	tar -C "$src" --exclude=.git --exclude=.pc -cf - . | tar -C "$tree" -xf -
-	# a tree that was built in place would poison out-of-tree builds
-	[ ! -f "$tree/.config" ] || make -s -C "$tree" mrproper
+	copy_tree "$src" "$tree"
 	printf '%s\n' "$src" >"$tree/.lab-source"
 fi
 

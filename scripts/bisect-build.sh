@@ -31,8 +31,6 @@ series=${LAB_PATCHES:-$LAB_TOP/patches}/series
 n=$(series_patches "${series%/series}" | wc -l)
 export LAB_TREE=$LAB_OUT/tree-bisect
 tree=$LAB_TREE
-# the same object in the main tree and this one: one ccache entry
-export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
 log=$LAB_OUT/logs/bisect.log
 mkdir -p "$LAB_OUT/logs"
 : >"$log"
@@ -51,7 +49,7 @@ build() {
 			>/dev/null 2>>"$log" || die "cannot configure $OBJ (see $log)"
 	dirs=$(touched_dirs "${LAB_PATCHES:-$LAB_TOP/patches}/$p")
 	# shellcheck disable=SC2086
-	make -s -C "$tree" O="$OBJ" CC="ccache gcc" -j"$(nproc)" $dirs >>"$log" 2>&1 ||
+	kernel_make "$tree" "$OBJ" $dirs >>"$log" 2>&1 ||
 		die "$p: $dirs do not build with patches 1-$i, $cfg (see $log)"
 }
 

@@ -18,7 +18,6 @@ tree=${LAB_TREE:-$LAB_OUT/tree}
 [ -s "$tree/.pc/applied-patches" ] || die "no patched tree at $tree (run make patch first)"
 dirs=$(touched_dirs "${LAB_PATCHES:-$LAB_TOP/patches}"/*.patch)
 mkdir -p "$LAB_OUT/logs"
-export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
 [ $# -gt 0 ] || set -- nonuma up
 for cfg in "$@"; do
 	log=$LAB_OUT/logs/build-$cfg.log
@@ -26,7 +25,7 @@ for cfg in "$@"; do
 	OBJ=$obj "$LAB_TOP/scripts/build.sh" --tree "$tree" --config-only "$cfg" >/dev/null 2>"$log" ||
 		die "$cfg: cannot configure: $(tail -n1 "$log")"
 	# shellcheck disable=SC2086
-	make -s -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" $dirs >>"$log" 2>&1 ||
+	kernel_make "$tree" "$obj" $dirs >>"$log" 2>&1 ||
 		die "$cfg: $dirs do not build (see $log)"
 	! grep -q 'warning:' "$log" || die "$cfg: compiler warnings (see $log)"
 	note "$cfg: $dirs build without warnings"

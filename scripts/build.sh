@@ -49,12 +49,8 @@ command -v ccache >/dev/null || die "ccache is not installed"
 obj=${OBJ:-$LAB_OUT/obj-$cfg}
 mkdir -p "$obj"
 obj=$(cd "$obj" && pwd)
-jobs=${JOBS:-$(nproc)}
-# fixed build stamps keep ccache hits across rebuilds
-export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab
-export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
 kmake() {
-	make -s -C "$tree" O="$obj" CC="ccache gcc" -j"$jobs" "$@"
+	kernel_make "$tree" "$obj" "$@"
 }
 
 fraglist=
@@ -97,6 +93,6 @@ if [ "$config_only" = 1 ]; then
 	printf '%s\n' "$obj/.config"
 	exit 0
 fi
-note "building bzImage in $obj (-j$jobs)"
+note "building bzImage in $obj (-j${JOBS:-$(nproc)})"
 kmake bzImage
 printf '%s\n' "$obj/arch/x86/boot/bzImage"

@@ -31,6 +31,43 @@ series_features() {
 	done | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
 }
 
+# base_tree: the path of the base kernel tree: KERNEL_SRC, or Debian's
+# linux-source-7.3 (fetched and unpacked on first use)
+base_tree() {
+	local src
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		src=$(cd "$KERNEL_SRC" 2>/dev/null && pwd) ||
+			die "KERNEL_SRC=$KERNEL_SRC: no such directory"
+	else
+		src=$("$LAB_TOP/scripts/fetch-base.sh") || exit
+	fi
+	[ -f "$src/Makefile" ] && [ -f "$src/kernel/sched/fair.c" ] ||
+		die "$src does not look like a Linux source tree (no kernel/sched/fair.c)"
+	printf '%s\n' "$src"
+}
+
+# copy_tree SRC DEST: a clean copy of the kernel tree SRC as DEST (emptied
+# first), without its git or quilt state; a tree that was built in place
+# leaves its objects behind, as they would poison out-of-tree builds
+copy_tree() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	tar -C "$1" --exclude=.git --exclude=.pc -cf - . | tar -C "$2" -xf -
+	[ ! -f "$2/.config" ] || make -s -C "$2" mrproper
+}
+
+# kernel_make TREE OBJ ARG...: make ARG... in the kernel TREE with its
+# objects in OBJ, through ccache, on JOBS (default every) CPUs.  Fixed
+# build stamps and paths relative to TREE keep ccache's hits across
+# rebuilds and across trees (the bisect tree, the base tree).
+kernel_make() {
+	local tree=$1 obj=$2
+	shift 2
+	KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab \
+		CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1 \
+		make -s -C "$tree" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" "$@"
+}
+
 # the benchmark registry, read by host and guest
 BENCH_META=$LAB_TOP/guest/bench-meta.txt
 

@@ -56,12 +56,7 @@ fi
 	die "no report.txt in '$results' (run make bench, or pass --results DIR)"
 
 # the base, as apply-patches.sh finds it; the work tree is left alone
-if [ -n "${KERNEL_SRC:-}" ]; then
-	src=$(cd "$KERNEL_SRC" 2>/dev/null && pwd) || die "KERNEL_SRC=$KERNEL_SRC: no such directory"
-else
-	src=$("$LAB_TOP/scripts/fetch-base.sh")
-fi
-[ -f "$src/kernel/sched/fair.c" ] || die "$src does not look like a Linux source tree"
+src=$(base_tree)
 patches=${LAB_PATCHES:-$LAB_TOP/patches}
 series=$(series_patches "$patches")
 if [ "$stats" = 0 ]; then
@@ -83,11 +78,7 @@ export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:
 repo=$LAB_OUT/mail-git
 if [ "$(cat "$repo/.git/lab-source" 2>/dev/null)" != "$src" ]; then
 	note "committing the base $src to $repo"
-	rm -rf "$repo"
-	mkdir -p "$repo"
-	tar -C "$src" --exclude=.git --exclude=.pc -cf - . | tar -C "$repo" -xf -
-	# a tree that was built in place must not bring its objects along
-	[ ! -f "$repo/.config" ] || make -s -C "$repo" mrproper
+	copy_tree "$src" "$repo"
 	git -C "$repo" init -q
 	# Debian's linux-source ignores everything at the top level
 	git -C "$repo" add -f -A .

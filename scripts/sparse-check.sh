@@ -28,7 +28,7 @@ mkdir -p "$LAB_OUT/logs"
 files=$(sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' "$patches"/*.patch | grep -v '^tools/' | sort -u)
 targets="kernel/sched/ $(echo "$files" | grep '\.c$' | grep -v '^kernel/sched/' | sed 's/\.c$/.o/' | tr '\n' ' ')"
 # shellcheck disable=SC2086
-make -s -C "$tree" O="$obj" CC="ccache gcc" -j"$(nproc)" C=2 CHECK="$sparse" $targets >"$log" 2>&1 ||
+kernel_make "$tree" "$obj" C=2 CHECK="$sparse" $targets >"$log" 2>&1 ||
 	die "the sparse build failed (see $log)"
 ! grep -q 'is not available or not up to date' "$log" || die "the kernel rejected $sparse"
 
