@@ -1,9 +1,36 @@
-# Helpers shared by the guest tests; sourced.
+# Helpers shared by the guest tests and drivers; sourced.
 F=/sys/kernel/debug/sched/features
 D=/sys/kernel/debug/sched/sis
 
+# The guest tests speak KTAP (Documentation/dev-tools/ktap.rst): each test
+# script calls ktap_begin once, then result NAME ok|FAIL [DETAIL] per
+# test case; the plan and the totals follow when the script exits, so a
+# script that dies on the way leaves no plan (tests/lib.sh ktap_results
+# reads them on the host).  Results are counted in a file, as a test may
+# report from a subshell.
+ktap_begin() {
+	KTAP_COUNT=/tmp/ktap.$$
+	: >"$KTAP_COUNT"
+	echo "KTAP version 1"
+	echo "# ${0##*/}"
+	trap ktap_end EXIT
+}
+
+# result NAME ok|FAIL [DETAIL]: one KTAP test case result line
 result() {
-	echo "RESULT $1 $2 ${3:-}"
+	echo "$2" >>"$KTAP_COUNT"
+	_ktap_n=$(wc -l <"$KTAP_COUNT")
+	if [ "$2" = ok ]; then
+		echo "ok $_ktap_n $1${3:+ # $3}"
+	else
+		echo "not ok $_ktap_n $1${3:+ # $3}"
+	fi
+}
+
+ktap_end() {
+	echo "1..$(wc -l <"$KTAP_COUNT")"
+	echo "# Totals: pass:$(grep -cx ok "$KTAP_COUNT") fail:$(grep -cvx ok "$KTAP_COUNT") xfail:0 xpass:0 skip:0 error:0"
+	rm -f "$KTAP_COUNT"
 }
 
 # sis_stat NAME FILE: the sis.NAME value printed by sis-stats.sh into FILE

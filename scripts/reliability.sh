@@ -49,7 +49,7 @@ load="hackbench -p -g 1 -f $fds -l 200 >/dev/null"
 # the last LLC: CPU 0's node keeps its LLCs for the kselftest
 llc_last=$(block_list "$CCX_CPUS" $((NR_CPUS - 1)))
 
-# run TAG APPEND CMD: one debug boot, its RESULT lines and a splat check
+# run TAG APPEND CMD: one debug boot, its KTAP results and a splat check
 run() {
 	local tag=$1 append=$2 cmd=$3 log=$logs/reliability-$MODEL-$SHAPE-nps$NPS-$1.log rc=0
 	note "booting $tag (${append:-no extra parameters})"
@@ -60,9 +60,9 @@ run() {
 		notok "$tag: the boot failed or hung (see $log)"
 		return
 	fi
-	while read -r _ name res detail; do
+	while read -r res name detail; do
 		if [ "$res" = ok ]; then ok "$tag: $name: $detail"; else notok "$tag: $name: $detail"; fi
-	done < <(grep '^RESULT ' "$log" | tr -d '\r')
+	done < <(ktap_results "$log")
 	if [ -n "$(splats "$log")" ]; then
 		notok "$tag: splat: $(splats "$log" | head -n1)"
 	else

@@ -28,6 +28,45 @@ expect_error() {
 	fi
 }
 
+# ktap_results LOG: the guest tests' KTAP results in the console LOG
+# (guest/sis-lib.sh writes them), one "ok|FAIL NAME DETAIL" line per test
+# case, and a FAIL line for each test script whose document ended without
+# its plan (the script died on the way) or with a plan its results do not
+# match.  Only top-level result lines count: a nested or quoted document
+# is indented or commented.
+ktap_results() {
+	tr -d '\r' <"$1" | awk '
+		function end_doc() {
+			if (doc == "")
+				return
+			if (plan == "")
+				print "FAIL " doc " ended without its plan, after " n " results"
+			else if (plan != n)
+				print "FAIL " doc " planned " plan " results and printed " n
+			doc = ""
+		}
+		/^KTAP version 1$/ { end_doc(); doc = "a-test"; n = 0; plan = ""; named = 0; next }
+		doc == "" { next }
+		# the line after the version names the script
+		!named++ && /^# [^ ]+$/ { doc = substr($0, 3); next }
+		/^(not )?ok [0-9]+ / {
+			n++
+			res = ($1 == "not") ? "FAIL" : "ok"
+			rest = $0
+			sub(/^(not )?ok [0-9]+ /, "", rest)
+			detail = ""
+			i = index(rest, " # ")
+			if (i) {
+				detail = substr(rest, i + 3)
+				rest = substr(rest, 1, i - 1)
+			}
+			print res, rest, detail
+			next
+		}
+		/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; end_doc() }
+		END { end_doc() }'
+}
+
 # splats LOG: print kernel warnings, bugs and debug reports found in LOG
 splats() {
 	grep -E 'WARNING:|BUG:|Oops|Call Trace:|Kernel panic|possible (recursive|circular) locking|KASAN:|UBSAN:|kmemleak:.*suspected|blocked for more than|rcu_sched self-detected|RCU stall' "$1" || true

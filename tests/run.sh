@@ -383,8 +383,39 @@ sis-schbench|tools/sis-schbench.c at commit abc1234"
 	fi
 }
 
+# The guest tests' KTAP (guest/sis-lib.sh) as the host reads it
+# (ktap_results): two scripts run here, one that reports from a subshell
+# and exits, one killed half way, which leaves no plan.
+ktap_harvest() {
+	local k=$tmp/ktap got want
+	mkdir -p "$k"
+	cat >"$k/good-test.sh" <<-EOT
+		. "$G/sis-lib.sh"
+		ktap_begin
+		result one ok "a detail # with a hash"
+		( result two FAIL "from a subshell" )
+		result three ok
+		exit 0
+	EOT
+	cat >"$k/dies-test.sh" <<-EOT
+		. "$G/sis-lib.sh"
+		ktap_begin
+		result first ok "before the end"
+		kill -9 \$\$
+	EOT
+	{ sh "$k/good-test.sh"; sh "$k/dies-test.sh" || true; } >"$k/log" 2>&1
+	got=$(ktap_results "$k/log" | tr '\n' '|')
+	want="ok one a detail # with a hash|FAIL two from a subshell|ok three |ok first before the end|FAIL dies-test.sh ended without its plan, after 1 results|"
+	if [ "$got" = "$want" ] && grep -qx '# Totals: pass:2 fail:1 xfail:0 xpass:0 skip:0 error:0' "$k/log"; then
+		ok "KTAP: results in order, from subshells too, totals; a test killed half way is a failure ($(grep -c '' "$k/log") lines)"
+	else
+		notok "KTAP: got '$got', want '$want': $(tr '\n' '|' <"$k/log")"
+	fi
+}
+
 sec_host() {
 	echo "== benchmark programs and report generator (host)"
+	ktap_harvest
 	if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
 		while read -r line; do
 			ok "$line"
@@ -603,13 +634,13 @@ boot_check() {
 			notok "$tag: $kind lines differ: $(head -n4 "$tmp/diff" | tr '\n' ' ')"
 		fi
 	done
-	while read -r _ name res detail; do
+	while read -r res name detail; do
 		if [ "$res" = ok ]; then
 			ok "$tag: $name: $detail"
 		else
 			notok "$tag: $name: $detail"
 		fi
-	done < <(grep '^RESULT ' "$log" | tr -d '\r')
+	done < <(ktap_results "$log")
 	if [ -n "$(splats "$log")" ]; then
 		notok "$tag: kernel splat in $log: $(splats "$log" | head -n1)"
 	else

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Run the series' kselftest (tools/testing/selftests/sched/sis_test) and
-# turn its TAP lines into RESULT lines.
+# Run the series' kselftest (tools/testing/selftests/sched/sis_test): its
+# output as diagnostic lines, each of its results as one of ours.
 . /lab/sis-lib.sh
+ktap_begin
 
 if ! command -v sis_test >/dev/null; then
 	result kselftest FAIL "sis_test is not in the initramfs (tree without the selftest patch?)"
@@ -9,7 +10,7 @@ if ! command -v sis_test >/dev/null; then
 fi
 sis_test >/tmp/tap 2>&1
 rc=$?
-cat /tmp/tap
+sed 's/^/# /' /tmp/tap
 # "ok 3 SIS_NODE exists..." / "not ok 3 ..." / "ok 9 # SKIP ..."
 sed -n 's/^\(not \)\{0,1\}ok \([0-9]*\) \(.*\)$/\1|\2|\3/p' /tmp/tap |
 while IFS='|' read -r not n text; do

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Guest half of the lab tests: dump the topology and flip sched features.
-# Every result line is "RESULT <name> ok|FAIL <detail>" for tests/run.sh.
+# Results in KTAP (sis-lib.sh), which tests/run.sh reads.
 . /lab/sis-lib.sh
+ktap_begin
 
 echo "TOPO-BEGIN"
 /lab/topo-dump.sh

@@ -5,6 +5,7 @@
 # span loses the offline CPUs and nothing else, and is whole again after
 # the LLC is back.
 . /lab/sis-lib.sh
+ktap_begin
 
 # mmc_spans FILE: "cpu span" of every CPU's MMC domain
 mmc_spans() {

@@ -2,11 +2,12 @@
 # Faults under load, for the debug kernel (scripts/reliability.sh): while
 # hackbench runs and a flipper switches the SIS features, cycle CPUs
 # through hotplug and create and destroy cpuset partitions (each a sched
-# domain rebuild); then ask kmemleak.  Prints RESULT lines with the counts.
+# domain rebuild); then ask kmemleak.  Its KTAP results carry the counts.
 # CYCLES (default 20) hotplug and partition cycles; HOTPLUG_MAX (default
 # all) LLCs whose last CPU is cycled; LOAD_FDS (default 10) hackbench
 # senders and as many receivers.
 . /lab/sis-lib.sh
+ktap_begin
 CYCLES=${CYCLES:-20}
 HOTPLUG_MAX=${HOTPLUG_MAX:-1000}
 LOAD_FDS=${LOAD_FDS:-10}

@@ -16,6 +16,7 @@
 # With isolcpus=domain,CPU on the command line (CPU's core must be another
 # core than the first of its LLC) the isolcpus case runs as well.
 . /lab/sis-lib.sh
+ktap_begin
 N=200
 
 require_feature SIS_CORE

@@ -4,6 +4,7 @@
 # fewer probes per wakeup than the plain scan, and the mask never names a
 # CPU outside its LLC, there or under a machine-wide load.
 . /lab/sis-lib.sh
+ktap_begin
 N=3000
 
 require_feature SIS_CORE

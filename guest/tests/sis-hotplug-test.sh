@@ -4,6 +4,7 @@
 # domains and clears sd_llc of the CPUs going away: nothing may crash
 # (run.sh checks the log for splats) and wakeups keep being placed.
 . /lab/sis-lib.sh
+ktap_begin
 CYCLES=${CYCLES:-1}
 
 feats=$(sis_features)

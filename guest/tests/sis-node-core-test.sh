@@ -6,6 +6,7 @@
 # LLC and probes a named core of LLC 3.  Without SIS_UTIL, whose budget
 # hides the cost of busy LLCs only while it judges them overloaded.
 . /lab/sis-lib.sh
+ktap_begin
 N=200
 
 require_feature SIS_NODE SIS_CORE SIS_NODE_CORE

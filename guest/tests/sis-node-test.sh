@@ -6,6 +6,7 @@
 # search before the idle third LLC; a wakee allowed only LLCs 0 and 3
 # costs one LLC scan per wakeup, not one per LLC of the node.
 . /lab/sis-lib.sh
+ktap_begin
 N=200
 
 require_feature SIS_NODE

@@ -17,6 +17,7 @@
 # when the guest has tbench (LAB_GUEST_BINS="tbench tbench_srv"), tbench,
 # each confined to one LLC with as many clients as it has CPUs.
 . /lab/sis-lib.sh
+ktap_begin
 
 require_feature SIS_SHORT
 llc=$(llc_of 0)

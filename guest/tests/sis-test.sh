@@ -1,8 +1,9 @@
 #!/bin/sh
 # Guest tests of the SIS statistics (the last patch): the counters move, the
 # probe count of a full LLC equals its width, the audit sees no miss when
-# only one CPU is busy.  Prints "RESULT name ok|FAIL detail" lines.
+# only one CPU is busy.  KTAP results.
 . /lab/sis-lib.sh
+ktap_begin
 
 if [ ! -d "$D" ]; then
 	result sis-stats FAIL "no $D"
