@@ -5,8 +5,9 @@
 # runs once; the variant order rotates each round so drift spreads evenly.
 # Each result is appended to $OUT/results.csv as soon as its run ends, so an
 # interrupted run keeps what finished.  Afterwards the cases where a variant
-# regressed significantly are run VERIFY more times (rounds v1, v2...) for
-# tip and that variant, for the report's [Verification Run] rows.
+# regressed significantly are run VERIFY more times (kind "verify", rounds
+# 1, 2...; the matrix's runs are kind "run") for tip and that variant, for
+# the report's [Verification Run] rows.
 #
 # KNOBS ("NAME=VALUE,VALUE... ...", e.g. llc_balancing=0,1) adds a
 # dimension: every variant runs with each combination of the values of the
@@ -190,8 +191,8 @@ variant() {
 	done
 }
 
-# emit BENCH CASE VALUE: one result row (job, run label and round from the
-# caller's $job, $v and $round; SIS figures and $fail from the last
+# emit BENCH CASE VALUE: one result row (job, run label, round and kind
+# from the caller's $job, $v, $round and $kind; SIS figures and $fail from the last
 # measure).  A run that failed, or printed no figure or a throughput of 0
 # (tbench before its warm-up ended), is recorded as failed with its
 # reason in the status column, never as a value.
@@ -205,7 +206,7 @@ emit() {
 		st="failed: tbench printed $val MB/s (the run ended within its warm-up)"
 	fi
 	[ "$st" = ok ] || { val=; nfail=$((nfail + 1)); echo "bench: $1/$2 $v round $round $st" >&2; }
-	echo "$1,$2,$v,$round,${val:-NA},$sis,$job,$(printf '%s' "$st" | tr ',\n' '; ')" >>"$CSV"
+	echo "$1,$2,$v,$round,$kind,${val:-NA},$sis,$job,$(printf '%s' "$st" | tr ',\n' '; ')" >>"$CSV"
 	msg="$msg $1/$2=${val:-FAILED}"
 }
 
@@ -412,7 +413,7 @@ size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
 sched_cache: $(sched_cache)
 EOT
 fi
-[ -f "$CSV" ] || echo "bench,case,variant,round,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status" >"$CSV"
+[ -f "$CSV" ] || echo "bench,case,variant,round,kind,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status" >"$CSV"
 nfail=0
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
 # -D: netserver stays in the foreground, as $srv2, and forks per test
@@ -430,7 +431,7 @@ nvar=$(echo $LABELS | wc -w)
 total=$((ROUNDS * nvar * nj))
 n=0
 start=$(date +%s)
-round=1
+round=1 kind=run
 while [ "$round" -le "$ROUNDS" ]; do
 	order=$(echo $LABELS | tr ' ' '\n' | $AWK -v r="$round" '{ a[NR] = $0 } END {
 		for (i = 0; i < NR; i++) print a[(i + r - 1) % NR + 1] }')
@@ -456,7 +457,7 @@ if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
 	for job in $(cut -d' ' -f1 "$T/outliers" | sort -u); do
 		i=1
 		while [ "$i" -le "$VERIFY" ]; do
-			round=v$i
+			round=$i kind=verify
 			for v in $BASE_LABEL $($AWK -v j="$job" '$1 == j { print $2 }' "$T/outliers"); do
 				run_as "$v"
 				echo "bench: verify $job $v (run $i of $VERIFY)"

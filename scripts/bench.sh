@@ -228,7 +228,8 @@ tools=$LAB_OUT/tools-static
 # what is missing and why leads every report
 failed=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	c["status"] && $c["status"] != "ok" {
-		printf "  %s %s, %s, round %s: %s\n", $c["bench"], $c["case"], $c["variant"], $c["round"], $c["status"] }' \
+		printf "  %s %s, %s, %s %s: %s\n", $c["bench"], $c["case"], $c["variant"],
+			($c["kind"] == "verify" ? "verification run" : "round"), $c["round"], $c["status"] }' \
 	"$out/results.csv")
 {
 	[ ! -f "$out/stopped" ] || cat "$out/stopped"

@@ -67,6 +67,31 @@ ktap_results() {
 		END { end_doc() }'
 }
 
+# csv_cols CSV NAME...: the columns NAME... of each data row of CSV, by
+# the names of its header, comma-separated
+csv_cols() {
+	local f=$1
+	shift
+	awk -F, -v want="$*" '
+		NR == 1 {
+			n = split(want, w, " ")
+			for (i = 1; i <= NF; i++)
+				c[$i] = i
+			for (j = 1; j <= n; j++)
+				if (!(w[j] in c)) {
+					print FILENAME ": no column " w[j] >"/dev/stderr"
+					exit 1
+				}
+			next
+		}
+		{
+			s = $c[w[1]]
+			for (j = 2; j <= n; j++)
+				s = s "," $c[w[j]]
+			print s
+		}' "$f"
+}
+
 # splats LOG: print kernel warnings, bugs and debug reports found in LOG
 splats() {
 	grep -E 'WARNING:|BUG:|Oops|Call Trace:|Kernel panic|possible (recursive|circular) locking|KASAN:|UBSAN:|kmemleak:.*suspected|blocked for more than|rcu_sched self-detected|RCU stall' "$1" || true

@@ -255,7 +255,7 @@ exec sleep 600
 			timeout 120 sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$b/out/results.csv" 2>/dev/null)
 		case $kind:$rc:$row in
-		hang:3:*",NA,"*",$want"*|fail:3:*",NA,"*",$want"*|zero:3:*",NA,"*",$want"*|ok:0:*",123.5,"*",ok")
+		hang:3:*",NA,"*",$want"*|fail:3:*",NA,"*",$want"*|zero:3:*",NA,"*",$want"*|ok:0:*",1,run,123.5,"*",ok")
 			if [ "$kind" != hang ] || [ "$(tr '\n' ' ' <"$b/sysrq")" = "l w " ]; then
 				ok "bench driver: a run that does '$kind' is recorded as '$want' (status $rc)"
 			else
@@ -295,7 +295,7 @@ bench_knobs() {
 			timeout 120 sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
 	}
 	run_knobs llc_balancing=0,1
-	got=$(awk -F, 'NR > 1 { printf "%s:%s ", $3, $5 }' "$b/out/results.csv" 2>/dev/null)
+	got=$(csv_cols "$b/out/results.csv" variant value 2>/dev/null | tr ',\n' ': ')
 	want="tip@llc_balancing=0:100 tip@llc_balancing=1:101 "
 	if [ "$rc" = 0 ] && [ "$got" = "$want" ] && [ "$(cat "$knob")" = 1 ] &&
 		grep -qx 'sched_cache: CONFIG_SCHED_CACHE=y, llc_balancing/enabled 1' "$b/out/system.txt"; then
@@ -810,7 +810,8 @@ sec_bench() {
 		fi
 		if [ "$rc" = 0 ]; then
 			for b in $(awk -F'|' '!/^#/ && NF { print $1 }' "$G/bench-meta.txt" | grep -v 'stream-100'); do
-				n=$(awk -F, -v b="$b" '$1 == b && $4 !~ /^v/ && $5 ~ /^[0-9.]+$/' "$d/results.csv" | wc -l)
+				n=$(csv_cols "$d/results.csv" bench kind value |
+					awk -F, -v b="$b" '$1 == b && $2 == "run" && $3 ~ /^[0-9.]+$/' | wc -l)
 				if [ "$n" -ge 4 ]; then
 					ok "bench smoke: $b: $n numeric results, in the report: $(grep -c "^Test          : $b\$" "$d/report.txt")"
 				else
@@ -818,7 +819,8 @@ sec_bench() {
 				fi
 			done
 			# the unpatched base kernel, booted after the patched one
-			nb=$(awk -F, '$3 == "base@llc_balancing=0" && $5 ~ /^[0-9.]+$/' "$d/results.csv" | wc -l)
+			nb=$(csv_cols "$d/results.csv" variant value |
+				awk -F, '$1 == "base@llc_balancing=0" && $2 ~ /^[0-9.]+$/' | wc -l)
 			if [ "$nb" -ge 1 ] && grep -q '^kernel of base: ' "$d/system.txt" &&
 				grep -qw base "$d/report.txt"; then
 				ok "bench smoke: the base kernel ran as variant base ($nb numeric results, in the report)"
@@ -842,10 +844,10 @@ sec_bench() {
 			fi
 			if grep -q '^sched_cache: CONFIG_SCHED_CACHE=y, llc_balancing/enabled ' "$d/system.txt" &&
 				grep -q '^  - cache-aware scheduling: CONFIG_SCHED_CACHE=y' "$d/report.txt" &&
-				[ "$(awk -F, 'NR > 1 && $3 !~ /@llc_balancing=0$/' "$d/results.csv" | wc -l)" = 0 ]; then
+				[ "$(csv_cols "$d/results.csv" variant | grep -vc '@llc_balancing=0$')" = 0 ]; then
 				ok "bench smoke: every run labelled @llc_balancing=0, cache-aware scheduling in the report ($(sed -n 's/^sched_cache: //p' "$d/system.txt"))"
 			else
-				notok "bench smoke: KNOBS=llc_balancing=0: $(grep sched_cache "$d/system.txt"), $(awk -F, 'NR > 1 { print $3 }' "$d/results.csv" | sort -u | tr '\n' ' ')"
+				notok "bench smoke: KNOBS=llc_balancing=0: $(grep sched_cache "$d/system.txt"), $(csv_cols "$d/results.csv" variant | sort -u | tr '\n' ' ')"
 			fi
 			if grep -q '^o Programs$' "$d/report.txt" && grep -q '^  tbench: .*(Debian dbench ' "$d/report.txt"; then
 				ok "bench smoke: the Programs block ($(grep '^  tbench: ' "$d/report.txt" | sed 's/^ *//'))"
