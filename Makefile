@@ -57,7 +57,7 @@ mail: deps
 	@$(S)/mail.sh $(MAIL_ARGS)
 
 reliability: deps
-	@$(S)/reliability.sh
+	@tests/reliability.sh
 
 clean:
 	rm -rf build/tree build/obj-* build/logs build/initramfs.cpio.gz

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Faults under load, for the debug kernel (scripts/reliability.sh): while
+# Faults under load, for the debug kernel (tests/reliability.sh): while
 # hackbench runs and a flipper switches the SIS features, cycle CPUs
 # through hotplug and create and destroy cpuset partitions (each a sched
 # domain rebuild); then ask kmemleak.  Its KTAP results carry the counts.

@@ -2,7 +2,7 @@
 # Faults under load with the debug kernel: hotplug, partitions, isolcpus,
 # nosmt.  Slow (hours under TCG), so not part of make check.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 . "$LAB_TOP/tests/lib.sh"
 
 usage() {
