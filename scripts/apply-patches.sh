@@ -20,7 +20,7 @@ upto=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
-	--upto) upto=${2:?--upto needs a number}; shift 2 ;;
+	--upto) need_value "$@"; upto=$2; shift 2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done

@@ -84,7 +84,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
 	--host) host=1; shift ;;
-	--kernel) kernel=${2:-}; shift 2 ;;
+	--kernel) need_value "$@"; kernel=$2; shift 2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done

@@ -47,16 +47,16 @@ initrd='' log='' out='' append='' mem='' timeout=$BOOT_TIMEOUT verbose=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
-	--nps) NPS=${2?}; shift 2 ;;
-	--shape) SHAPE=${2?}; shift 2 ;;
-	--model) MODEL=${2?}; shift 2 ;;
-	--kernel) kernel=${2?}; shift 2 ;;
-	--initrd) initrd=${2?}; shift 2 ;;
-	--log) log=${2?}; shift 2 ;;
-	--out) out=${2?}; shift 2 ;;
-	--append) append=${2?}; shift 2 ;;
-	--mem) mem=${2?}; shift 2 ;;
-	--timeout) timeout=${2?}; shift 2 ;;
+	--nps) need_value "$@"; NPS=$2; shift 2 ;;
+	--shape) need_value "$@"; SHAPE=$2; shift 2 ;;
+	--model) need_value "$@"; MODEL=$2; shift 2 ;;
+	--kernel) need_value "$@"; kernel=$2; shift 2 ;;
+	--initrd) need_value "$@"; initrd=$2; shift 2 ;;
+	--log) need_value "$@"; log=$2; shift 2 ;;
+	--out) need_value "$@"; out=$2; shift 2 ;;
+	--append) need_value "$@"; append=$2; shift 2 ;;
+	--mem) need_value "$@"; mem=$2; shift 2 ;;
+	--timeout) need_value "$@"; timeout=$2; shift 2 ;;
 	-v) verbose=1; shift ;;
 	--) shift; break ;;
 	-*) usage >&2; exit 2 ;;

@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
 	--config-only) config_only=1; shift ;;
-	--tree) tree=${2:?--tree needs a directory}; shift 2 ;;
+	--tree) need_value "$@"; tree=$2; shift 2 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
 	esac

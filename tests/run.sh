@@ -57,6 +57,8 @@ trap 'rm -rf "$tmp"' EXIT
 sec_bad_input() {
 	echo "== bad input"
 	expect_error "unknown NPS" "unknown NPS '3'" "$S/boot.sh" --nps 3
+	expect_error "boot: option without its value" "--nps needs a value" "$S/boot.sh" --nps
+	expect_error "build: option without its value" "--tree needs a value" "$S/build.sh" --tree
 	expect_error "mail: option without its value" "--version needs a value" "$S/mail.sh" --version
 	expect_error "unknown shape" "unknown SHAPE 'big'" "$S/boot.sh" --shape big
 	# make boot boots the configuration it built
