@@ -61,8 +61,8 @@ Environment:
   RUN_LIMIT seconds before a run counts as hung (default 300 + 20 x the
             run's seconds); SCORE_TIMEOUT: per boot (default $DEFAULT_TIMEOUT)
 
-Results go to \$LAB_OUT/score/<time>/ (\$LAB_OUT/score/latest links to the
-newest): score.conf (the run configuration the guest reads), score.csv
+Results go to \$LAB_OUT/score/<time>-<model>-<shape>/ (\$LAB_OUT/score/latest
+links to the newest): score.conf (the run configuration the guest reads), score.csv
 (one row per run, written as it ends: nps, variant, load, load_point,
 round, boot, tasks, command, wakeups, audited and the figures, status),
 notes.txt (skipped variants, guests that stopped), the console logs,
@@ -199,7 +199,7 @@ if [ -z "$kernel" ]; then
 fi
 version=$(file -b "$kernel" | sed -n 's/.*version \([^ ,]*\).*/\1/p')
 
-stamp=$(date +%Y%m%d-%H%M%S)
+stamp=$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE
 out=$LAB_OUT/score/$stamp
 mkdir -p "$out"
 note "results in $out"
