@@ -223,7 +223,6 @@ SYSRQ=${BENCH_SYSRQ:-/proc/sysrq-trigger}
 # columns from wakeups to node_hit_pct, NA where it printed nothing);
 # $fail says why it failed, if it did
 measure() {
-	fail=
 	if [ -r "$D/stats" ]; then
 		if [ "${BENCH_AUDIT:-0}" = 1 ]; then
 			set -- sis-stats.sh --audit "$@"
@@ -231,23 +230,7 @@ measure() {
 			set -- sis-stats.sh "$@"
 		fi
 	fi
-	rm -f "$T/hung"
-	# own sessions, so that a kill reaches every process of the run
-	setsid "$@" >"$T/out" 2>&1 &
-	mpid=$!
-	setsid sh -c 'sleep "$1"; kill -0 "$2" || exit 0; : >"$3/hung"
-		echo l >>"$4"; echo w >>"$4"; sleep 5; kill -KILL "-$2"' \
-		limit "$LIMIT" "$mpid" "$T" "$SYSRQ" >/dev/null 2>&1 &
-	wpid=$!
-	rc=0
-	wait "$mpid" || rc=$?
-	kill -TERM "-$wpid" 2>/dev/null
-	wait "$wpid" 2>/dev/null
-	if [ -e "$T/hung" ]; then
-		fail="hung: killed after $LIMIT s, stacks of all CPUs and blocked tasks in the console log"
-	elif [ "$rc" != 0 ]; then
-		fail="exit status $rc: $(tail -n1 "$T/out" | cut -c1-80)"
-	fi
+	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/out" "$@"
 	sis=$(sis_figures "$T/out")
 }
 

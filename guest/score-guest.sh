@@ -157,25 +157,11 @@ figure() {
 # measure: run $cmd under sis-stats.sh --audit in its own session, at
 # most LIMIT seconds; $fail says why it failed, if it did
 measure() {
-	fail=
-	rm -f "$T/hung" "$T/cmd"
+	rm -f "$T/cmd"
 	# the statistics into $T/out, the command's output into $T/cmd
 	# shellcheck disable=SC2086
-	setsid sis-stats.sh --audit sh -c 'exec "$@" >"$0" 2>&1' "$T/cmd" $cmd >"$T/out" 2>&1 &
-	mpid=$!
-	setsid sh -c 'sleep "$1"; kill -0 "$2" || exit 0; : >"$3/hung"
-		echo l >>"$4"; echo w >>"$4"; sleep 5; kill -KILL "-$2"' \
-		limit "$LIMIT" "$mpid" "$T" "$SYSRQ" >/dev/null 2>&1 &
-	wpid=$!
-	rc=0
-	wait "$mpid" || rc=$?
-	kill -TERM "-$wpid" 2>/dev/null || true
-	wait "$wpid" 2>/dev/null || true
-	if [ -e "$T/hung" ]; then
-		fail="hung: killed after $LIMIT s, stacks of all CPUs and blocked tasks in the console log"
-	elif [ "$rc" != 0 ]; then
-		fail="exit status $rc: $(tail -n1 "$T/cmd" | cut -c1-80)"
-	fi
+	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/cmd" \
+		sis-stats.sh --audit sh -c 'exec "$@" >"$0" 2>&1' "$T/cmd" $cmd
 }
 
 # emit BENCH LOAD: one row from $T/out (variant, round, tasks, command and

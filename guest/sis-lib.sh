@@ -33,6 +33,35 @@ ktap_end() {
 	rm -f "$KTAP_COUNT"
 }
 
+# run_limited LIMIT SYSRQ OUT WHY CMD...: run CMD in a session of its own
+# with its output in OUT, for at most LIMIT seconds.  A run still going
+# then has the kernel print every CPU's stack and the blocked tasks (sysrq
+# l and w written to SYSRQ) and is killed with its whole session.  Sets
+# $fail to why the run failed, empty when it did not: it hung, or it
+# exited non-zero (with the last line of the file WHY).
+run_limited() {
+	_limit=$1 _sysrq=$2 _out=$3 _why=$4
+	shift 4
+	rm -f "$_out.hung"
+	setsid "$@" >"$_out" 2>&1 &
+	_mpid=$!
+	setsid sh -c 'sleep "$1"; kill -0 "$2" || exit 0; : >"$3.hung"
+		echo l >>"$4"; echo w >>"$4"; sleep 5; kill -KILL "-$2"' \
+		limit "$_limit" "$_mpid" "$_out" "$_sysrq" >/dev/null 2>&1 &
+	_wpid=$!
+	_rc=0
+	wait "$_mpid" || _rc=$?
+	kill -TERM "-$_wpid" 2>/dev/null || true
+	wait "$_wpid" 2>/dev/null || true
+	fail=
+	if [ -e "$_out.hung" ]; then
+		fail="hung: killed after $_limit s, stacks of all CPUs and blocked tasks in the console log"
+	elif [ "$_rc" != 0 ]; then
+		fail="exit status $_rc: $(tail -n1 "$_why" | cut -c1-80)"
+	fi
+	rm -f "$_out.hung"
+}
+
 # sis_stat NAME FILE: the sis.NAME value printed by sis-stats.sh into FILE
 sis_stat() {
 	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"
