@@ -36,6 +36,12 @@ cycles=${CYCLES:-3} hotplug_max=${HOTPLUG_MAX:-4}
 case $cycles in ''|*[!0-9]*|0) die "CYCLES must be a positive number, not '$cycles'" ;; esac
 case $hotplug_max in ''|*[!0-9]*|0) die "HOTPLUG_MAX must be a positive number, not '$hotplug_max'" ;; esac
 
+# the debug kernel's guest memory, MB: KASAN's shadow and kmemleak's
+# object pool do not fit boot.sh's default of 512 per node
+DEBUG_MEM=4096
+# seconds a debug boot may take (RELIABILITY_TIMEOUT) before it counts as hung
+DEBUG_TIMEOUT=${RELIABILITY_TIMEOUT:-7200}
+
 "$LAB_TOP/scripts/apply-patches.sh" >/dev/null
 kernel=$("$LAB_TOP/scripts/build.sh" debug)
 logs=$LAB_OUT/logs
@@ -53,8 +59,8 @@ llc_last=$(block_list "$CCX_CPUS" $((NR_CPUS - 1)))
 run() {
 	local tag=$1 append=$2 cmd=$3 log=$logs/reliability-$MODEL-$SHAPE-nps$NPS-$1.log rc=0
 	note "booting $tag (${append:-no extra parameters})"
-	"$LAB_TOP/scripts/boot.sh" --kernel "$kernel" --nps "$NPS" --mem 4096 \
-		--timeout "${RELIABILITY_TIMEOUT:-7200}" ${append:+--append "$append"} \
+	"$LAB_TOP/scripts/boot.sh" --kernel "$kernel" --nps "$NPS" --mem "$DEBUG_MEM" \
+		--timeout "$DEBUG_TIMEOUT" ${append:+--append "$append"} \
 		--log "$log" -- "$cmd" >/dev/null 2>&1 || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
 		notok "$tag: the boot failed or hung (see $log)"
