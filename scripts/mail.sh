@@ -5,13 +5,15 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--version N] [--rfc] [--results DIR] [--with-stats] [--send] [--help]
+usage: ${0##*/} [--version N] [--rfc] [--results DIR] [--score DIR] [--with-stats]
+       [--send] [--help]
 
 Commits the base tree and patches/series into a git repository of its own
 (\$LAB_OUT/mail-git), then writes \$LAB_OUT/mail/vN/ with git format-patch:
 a cover letter (Documentation/cover-letter.txt, the results of the newest
-make bench run or of DIR, the base, the Link: tags of the patches) and one
-mail per patch.  Every mail must pass checkpatch.pl --strict.  To and Cc
+make bench run or of --results DIR, the scoreboard's table of the newest
+make score run or of --score DIR, marked as emulated when it was, the
+base, the Link: tags of the patches) and one mail per patch.  Every mail must pass checkpatch.pl --strict.  To and Cc
 come from the kernel's scripts/get_maintainer.pl (maintainers and
 reviewers To, lists Cc).  The series' own author and Signed-off-by
 are a placeholder (the From: of the first patch): the mails carry the
@@ -25,13 +27,14 @@ SIS statistics, is a debugging aid and not mailed unless --with-stats.
 EOT
 }
 
-version=1 rfc=0 results='' send=0 stats=0
+version=1 rfc=0 results='' score='' send=0 stats=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
 	--version) need_value "$@"; version=$2; shift 2 ;;
 	--rfc) rfc=1; shift ;;
 	--results) need_value "$@"; results=$2; shift 2 ;;
+	--score) need_value "$@"; score=$2; shift 2 ;;
 	--with-stats) stats=1; shift ;;
 	--send) send=1; shift ;;
 	*) usage >&2; exit 2 ;;
@@ -54,6 +57,11 @@ if [ -z "$results" ]; then
 fi
 [ -z "$results" ] || [ -s "$results/report.txt" ] ||
 	die "no report.txt in '$results' (run make bench, or pass --results DIR)"
+if [ -z "$score" ] && [ -s "$LAB_OUT/score/latest/cover-letter.txt" ]; then
+	score=$LAB_OUT/score/latest
+fi
+[ -z "$score" ] || [ -s "$score/cover-letter.txt" ] ||
+	die "no cover-letter.txt in '$score' (run make score, or pass --score DIR)"
 
 # the base, as apply-patches.sh finds it; the work tree is left alone
 src=$(base_tree)
@@ -133,6 +141,15 @@ body=$signed/cover-body
 		[ ! -s "$results/report-old.txt" ] || { echo; cat "$results/report-old.txt"; }
 	else
 		echo "Results: none yet (run make bench)."
+	fi
+	echo
+	if [ -n "$score" ]; then
+		echo "What select_idle_sibling() decided (scripts/score.sh: the missed-idle"
+		echo "audit over a load sweep, every variant in the same boot):"
+		echo
+		cat "$score/cover-letter.txt"
+	else
+		echo "SIS decisions: none yet (run make score)."
 	fi
 	echo
 	echo "Earlier discussions:"

@@ -896,9 +896,14 @@ sec_mail() {
 		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$(printf '%s' "${placeholder##*<}" | tr -d '>')" \
 		"$S/mail.sh" --rfc
 	sender="Lab Tester <lab.tester@example.org>"
+	# a scoreboard run: the cover-letter table of the reader's fixture
+	mkdir -p "$tmp/score"
+	cp "$top/tests/score/expect-cover.txt" "$tmp/score/cover-letter.txt"
+	expect_error "mail: a scoreboard directory without its table" "no cover-letter.txt in" \
+		"$S/mail.sh" --score "$tmp"
 	if env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${sender% <*}" \
 		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=lab.tester@example.org \
-		"$S/mail.sh" --rfc ${d:+--results "$d"} >"$logs/mail.log" 2>&1; then
+		"$S/mail.sh" --rfc ${d:+--results "$d"} --score "$tmp/score" >"$logs/mail.log" 2>&1; then
 		ok "$(grep 'mails accepted' "$logs/mail.log" | sed 's/^mail.sh: //')"
 		m=$(tail -n1 "$logs/mail.log")
 		if grep -q '^Subject: \[RFC PATCH 00/' "$m/0000-cover-letter.patch" &&
@@ -907,6 +912,12 @@ sec_mail() {
 			ok "mail: cover letter filled in, Link: tags kept, PeterZ in To"
 		else
 			notok "mail: cover letter or addresses incomplete in $m"
+		fi
+		if grep -qxF "$(sed -n 1p "$tmp/score/cover-letter.txt")" "$m/0000-cover-letter.patch" &&
+			grep -qxF "$(grep '^NODE ' "$tmp/score/cover-letter.txt" | head -n1)" "$m/0000-cover-letter.patch"; then
+			ok "mail: the scoreboard's table in the cover letter, marked emulated"
+		else
+			notok "mail: the scoreboard's table is not in $m/0000-cover-letter.patch"
 		fi
 		# the statistics patch, a debugging aid, stays out unless asked
 		want=$(series_patches | grep -vc "${LAB_DEBUG_PATCH#\*-}")
