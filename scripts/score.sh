@@ -61,10 +61,11 @@ Environment:
   RUN_LIMIT seconds before a run counts as hung (default 300 + 20 x the
             run's seconds); SCORE_TIMEOUT: per boot (default $DEFAULT_TIMEOUT)
 
-Results go to \$LAB_OUT/score/<time>-<model>-<shape>/ (\$LAB_OUT/score/latest
-links to the newest): score.conf (the run configuration the guest reads), score.csv
-(one row per run, written as it ends: nps, variant, load, load_point,
-round, boot, tasks, command, wakeups, audited and the figures, status),
+Results go to \$LAB_OUT/score/<time>-<model>-<shape>/
+(\$LAB_OUT/score/latest links to the newest): score.conf (the run
+configuration the guest reads), score.csv (one row per run, written as
+it ends: nps, variant, load, load_point, round, boot, tasks, command,
+wakeups, audited and the figures, status),
 notes.txt (skipped variants, guests that stopped), the console logs,
 report.txt, cover-letter.txt (the compact table for the cover letter,
 marked emulated) and frontier-npsN.png (scripts/score_report.py).
