@@ -110,6 +110,11 @@ CONF=${1:-$OUT/bench.conf}
 conf() {
 	sed -n "s/^$1=//p" "$CONF" | tail -n1
 }
+# scripts/bench.sh writes and checks every key; a file without one is
+# not its own
+for k in variants benches size rounds verify netperf_port; do
+	[ -n "$(conf $k)" ] || { echo "bench: $CONF has no $k=" >&2; exit 2; }
+done
 VARIANTS=$(conf variants) KNOBS=$(conf knobs) BENCHES=$(conf benches)
 SIZE=$(conf size) ROUNDS=$(conf rounds) RUNTIME=$(conf runtime)
 LOOPS=$(conf loops) VERIFY=$(conf verify) RUN_LIMIT=$(conf run_limit)
@@ -127,6 +132,7 @@ case $SIZE in
 tiny) RUNTIME=${RUNTIME:-1} LOOPS=${LOOPS:-10} ;;
 small) RUNTIME=${RUNTIME:-3} LOOPS=${LOOPS:-100} ;;
 full) RUNTIME=${RUNTIME:-30} LOOPS=${LOOPS:-10000} ;;
+*) echo "bench: unknown size '$SIZE' in $CONF (tiny, small or full)" >&2; exit 2 ;;
 esac
 
 # powers MAX: 1 2 4 ... up to MAX
@@ -285,7 +291,7 @@ for b in $BENCHES; do
 		jobs="$jobs $b:$p"
 	done
 done
-[ -n "$jobs" ] || exit 2
+[ -n "$jobs" ] || { echo "bench: no benchmark of '$BENCHES' has a case at size $SIZE" >&2; exit 2; }
 
 # refuse MESSAGE: a request this kernel cannot serve, found before any
 # run: one line on stderr and in $OUT/refused (which bench.sh prints),

@@ -4,9 +4,10 @@ D=/sys/kernel/debug/sched/sis
 
 # The guest tests speak KTAP (Documentation/dev-tools/ktap.rst): each test
 # script calls ktap_begin once, then result NAME ok|FAIL [DETAIL] per
-# test case; the plan and the totals follow when the script exits, so a
-# script that dies on the way leaves no plan (tests/lib.sh ktap_results
-# reads them on the host).  Results are counted in a file, as a test may
+# test case; the plan and the totals follow when the script exits.  A
+# test script ends with exit 0, so another status means it died (a shell
+# error), which is a failed result of its own; a script killed by a
+# signal leaves no plan (tests/lib.sh ktap_results reads both on the host).  Results are counted in a file, as a test may
 # report from a subshell.
 ktap_begin() {
 	KTAP_COUNT=/tmp/ktap.$$
@@ -28,6 +29,8 @@ result() {
 }
 
 ktap_end() {
+	_rc=$?
+	[ "$_rc" = 0 ] || result "${0##*/}" FAIL "the script exited with status $_rc"
 	echo "1..$(wc -l <"$KTAP_COUNT")"
 	echo "# Totals: pass:$(grep -cx ok "$KTAP_COUNT") fail:$(grep -cvx ok "$KTAP_COUNT") xfail:0 xpass:0 skip:0 error:0"
 	rm -f "$KTAP_COUNT"

@@ -49,9 +49,9 @@ Environment:
   BENCH_AUDIT  1 runs sis-stats.sh --audit in every run, for the
             missed-idle rates (default 1 under emulation, 0 with --host: the
             audit walks a NUMA node per wakeup)
-  NETPERF_PORT  --host: the port of the netserver the bench starts (default
+  NETPERF_PORT  the port of the netserver the bench starts (default
             12875, so that a netserver on netperf's 12865 stays out of the
-            way); tbench_srv takes 7003
+            way, with --host); tbench_srv takes 7003
 
 Each run has a time limit in the guest (RUN_LIMIT seconds, default 300 +
 20 x the run's length): a run that exceeds it, fails or prints no figure

@@ -13,9 +13,9 @@ Commits the base tree and patches/series into a git repository of its own
 a cover letter (Documentation/cover-letter.txt, the results of the newest
 make bench run or of --results DIR, the scoreboard's table of the newest
 make score run or of --score DIR, marked as emulated when it was, the
-base, the Link: tags of the patches) and one mail per patch.  Every mail must pass checkpatch.pl --strict.  To and Cc
-come from the kernel's scripts/get_maintainer.pl (maintainers and
-reviewers To, lists Cc).  The series' own author and Signed-off-by
+base, the Link: tags of the patches) and one mail per patch.  Every mail
+must pass checkpatch.pl --strict.  To and Cc come from the kernel's
+scripts/get_maintainer.pl (maintainers and reviewers To, lists Cc).  The series' own author and Signed-off-by
 are a placeholder (the From: of the first patch): the mails carry the
 sender's git identity instead (git config user.name and user.email, as
 git resolves them in this checkout), and without one the script stops,

@@ -267,6 +267,12 @@ exec sleep 600
 		esac
 	done
 	pkill -f "$b/bin/tbench_srv" 2>/dev/null || true
+	# a run configuration that is not bench.sh's: one line, no run
+	rm -rf "$b/out"
+	mkdir -p "$b/out"
+	printf '%s\n' variants=tip benches=tbench rounds=1 verify=0 netperf_port=12875 >"$b/out/bench.conf"
+	expect_error "bench driver: a run configuration without its size" "has no size=" \
+		env LAB_DIR="$G" OUT="$b/out" sh "$G/bench-guest.sh"
 }
 
 # KNOBS in the bench driver on this host, with a fake sched debugfs and a
@@ -386,8 +392,9 @@ sis-schbench|tools/sis-schbench.c at commit abc1234"
 }
 
 # The guest tests' KTAP (guest/sis-lib.sh) as the host reads it
-# (ktap_results): two scripts run here, one that reports from a subshell
-# and exits, one killed half way, which leaves no plan.
+# (ktap_results): three scripts run here, one that reports from a
+# subshell and exits, one that dies of a shell error (a failed result of
+# its own), one killed half way, which leaves no plan.
 ktap_harvest() {
 	local k=$tmp/ktap got want
 	mkdir -p "$k"
@@ -399,17 +406,26 @@ ktap_harvest() {
 		result three ok
 		exit 0
 	EOT
+	cat >"$k/error-test.sh" <<-EOT
+		. "$G/sis-lib.sh"
+		ktap_begin
+		result before ok
+		x='1 2'
+		echo \$((x + 1))
+		result after ok
+		exit 0
+	EOT
 	cat >"$k/dies-test.sh" <<-EOT
 		. "$G/sis-lib.sh"
 		ktap_begin
 		result first ok "before the end"
 		kill -9 \$\$
 	EOT
-	{ sh "$k/good-test.sh"; sh "$k/dies-test.sh" || true; } >"$k/log" 2>&1
+	{ sh "$k/good-test.sh"; sh "$k/error-test.sh" || true; sh "$k/dies-test.sh" || true; } >"$k/log" 2>&1
 	got=$(ktap_results "$k/log" | tr '\n' '|')
-	want="ok one a detail # with a hash|FAIL two from a subshell|ok three |ok first before the end|FAIL dies-test.sh ended without its plan, after 1 results|"
+	want="ok one a detail # with a hash|FAIL two from a subshell|ok three |ok before |FAIL error-test.sh the script exited with status 2|ok first before the end|FAIL dies-test.sh ended without its plan, after 1 results|"
 	if [ "$got" = "$want" ] && grep -qx '# Totals: pass:2 fail:1 xfail:0 xpass:0 skip:0 error:0' "$k/log"; then
-		ok "KTAP: results in order, from subshells too, totals; a test killed half way is a failure ($(grep -c '' "$k/log") lines)"
+		ok "KTAP: results in order, from subshells too, totals; a test that dies of a shell error or is killed half way is a failure ($(grep -c '' "$k/log") lines)"
 	else
 		notok "KTAP: got '$got', want '$want': $(tr '\n' '|' <"$k/log")"
 	fi
@@ -603,7 +619,7 @@ boot_check() {
 	local shape=$1 nps=$2 append=${4:-} model=${MODEL:-milan}
 	local tag="$model $1 NPS$2${4:+ $4}"
 	local log=$logs/test-$model-$1-nps$2${4:+-$(echo "$4" | tr ' =,' '_-_')}.log
-	local feats=${TEST_FEATURES:-SIS_UTIL $(series_features)} rc=0 cmd t kinds
+	local feats=${TEST_FEATURES:-SIS_UTIL $(series_features)} rc=0 cmd t kinds want docs
 	cmd="LAB_FEATURES='$feats' /lab/tests/lab-test.sh"
 	for t in $3; do
 		case $t in
@@ -643,6 +659,14 @@ boot_check() {
 			notok "$tag: $name: $detail"
 		fi
 	done < <(ktap_results "$log")
+	# every test script started: one KTAP document each, lab-test.sh's too
+	want=1
+	for t in $3; do
+		case $t in *=*) ;; *) want=$((want + 1)) ;; esac
+	done
+	docs=$(tr -d '\r' <"$log" | grep -c '^KTAP version 1$' || true)
+	[ "$docs" = "$want" ] ||
+		notok "$tag: $docs of $want guest test scripts printed their KTAP (see $log)"
 	if [ -n "$(splats "$log")" ]; then
 		notok "$tag: kernel splat in $log: $(splats "$log" | head -n1)"
 	else
