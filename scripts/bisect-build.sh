@@ -9,12 +9,13 @@ usage() {
 usage: ${0##*/} [--full] [--help] [CONFIG...]
 
 For N = 1 .. number of patches: apply the first N patches to a tree of its
-own (\$LAB_OUT/tree-bisect, so the main tree keeps its timestamps) and,
+own (\$LAB_OUT/bisect/tree, so the main tree keeps its timestamps) and,
 for each CONFIG (default qemu; see build.sh: qemu, nonuma, up...), compile
 kernel/sched/ and the directories of the C files patch N touches in
-\$LAB_OUT/obj-bisect-CONFIG, failing on any error or compiler warning in
-them.  --full builds the whole bzImage at every step instead.  Leaves the
-whole series applied.
+\$LAB_OUT/bisect/obj-CONFIG (laid out as the main tree and its objects,
+for ccache), failing on any error or compiler warning in them.  --full
+builds the whole bzImage at every step instead.  Leaves the whole series
+applied.
 EOT
 }
 full=0
@@ -29,7 +30,7 @@ done
 [ $# -gt 0 ] || set -- qemu
 series=${LAB_PATCHES:-$LAB_TOP/patches}/series
 n=$(series_patches "${series%/series}" | wc -l)
-export LAB_TREE=$LAB_OUT/tree-bisect
+export LAB_TREE=$LAB_OUT/bisect/tree
 tree=$LAB_TREE
 log=$LAB_OUT/logs/bisect.log
 mkdir -p "$LAB_OUT/logs"
@@ -38,7 +39,7 @@ mkdir -p "$LAB_OUT/logs"
 # build CFG PATCH N: patches 1-N with configuration CFG
 build() {
 	local cfg=$1 p=$2 i=$3 dirs
-	export OBJ=$LAB_OUT/obj-bisect-$cfg
+	export OBJ=$LAB_OUT/bisect/obj-$cfg
 	if [ "$full" = 1 ]; then
 		"$LAB_TOP/scripts/build.sh" --tree "$tree" "$cfg" >/dev/null 2>>"$log" ||
 			die "$p: the kernel does not build with patches 1-$i, $cfg (see $log)"

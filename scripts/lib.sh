@@ -58,8 +58,10 @@ copy_tree() {
 
 # kernel_make TREE OBJ ARG...: make ARG... in the kernel TREE with its
 # objects in OBJ, through ccache, on JOBS (default every) CPUs.  Fixed
-# build stamps and paths relative to TREE keep ccache's hits across
-# rebuilds and across trees (the bisect tree, the base tree).
+# build stamps and the paths ccache sees (relative to OBJ's directory)
+# keep its hits across rebuilds, checkouts and trees laid out alike: a
+# tree DIR/tree with its objects in DIR/obj-CONFIG (DIR: build,
+# build/base, build/bisect) compiles a file the trees share only once.
 kernel_make() {
 	local tree=$1 obj=$2
 	shift 2
