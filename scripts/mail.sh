@@ -52,8 +52,11 @@ email=$(git -C "$LAB_TOP" config --get user.email 2>/dev/null || true)
 	die "no git identity: set git config user.name and user.email (the DCO needs a person)"
 from="$name <$email>"
 
+# the newest bench run that has its report (a run killed early has none)
 if [ -z "$results" ]; then
-	results=$(ls -d "$LAB_OUT"/bench/*/ 2>/dev/null | sort | tail -n1 || true)
+	results=$(for r in "$LAB_OUT"/bench/*/; do
+		[ ! -s "$r/report.txt" ] || echo "${r%/}"
+	done | sort | tail -n1)
 fi
 [ -z "$results" ] || [ -s "$results/report.txt" ] ||
 	die "no report.txt in '$results' (run make bench, or pass --results DIR)"
