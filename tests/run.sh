@@ -31,7 +31,7 @@ TEST_SPLIT=0 (skip the split_llc=2 sched_mmc boot),
 TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask test),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default
-"qemu nonuma up"),
+"qemu up"; the configs section builds the whole series with nonuma),
 TEST_BOOT_TIMEOUT (default 1200: seconds a test boot may take before its
 guest dumps its stacks and the boot fails),
 TEST_BENCH=0 (skip the bench smoke run), TEST_HANG=0 (skip the hung
@@ -554,8 +554,9 @@ sec_patches() {
 		notok "cannot prepare the tree: $(tail -n1 "$logs/patch.log")"
 	fi
 	if [ "${TEST_BISECT:-1}" = 1 ]; then
-		# qemu; nonuma: CONFIG_NUMA=n; up: !SMP, hence also SCHED_SMT=n
-		cfgs=${TEST_BISECT_CONFIGS:-qemu nonuma up}
+		# qemu; up: !SMP, hence also SCHED_SMT and NUMA off (nonuma,
+		# CONFIG_NUMA=n with SMP, builds the whole series in sec_configs)
+		cfgs=${TEST_BISECT_CONFIGS:-qemu up}
 		# shellcheck disable=SC2086
 		if "$S/bisect-build.sh" $cfgs 2>"$logs/bisect.err"; then
 			ok "every prefix of the series builds with: $cfgs ($(grep -c ' build ' "$logs/bisect.err") steps, no warnings)"
