@@ -1,6 +1,8 @@
 # Helpers shared by the guest tests and drivers; sourced.
-F=/sys/kernel/debug/sched/features
-D=/sys/kernel/debug/sched/sis
+# the sched features file and the statistics directory; the lab's host
+# tests point them at fakes (SIS_DEBUGFS as for sis-stats.sh)
+F=${SCHED_FEATURES:-/sys/kernel/debug/sched/features}
+D=${SIS_DEBUGFS:-/sys/kernel/debug/sched/sis}
 
 # The guest tests speak KTAP (Documentation/dev-tools/ktap.rst): each test
 # script calls ktap_begin once, then result NAME ok|FAIL [DETAIL] per

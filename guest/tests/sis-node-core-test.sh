@@ -18,7 +18,7 @@ if [ "$(count "$node")" -lt $((4 * $(count "$llc"))) ]; then
 fi
 wide=$llc,$(llc 1),$(llc 2),$(llc 3)
 saved=""
-for f in SIS_UTIL SIS_NODE SIS_CORE SIS_NODE_CORE SIS_NODE_LIMIT SIS_NODE_MMC; do
+for f in SIS_UTIL $(sis_features); do
 	saved="$saved $(feature_state "$f")"
 done
 for f in NO_SIS_UTIL NO_SIS_NODE_LIMIT NO_SIS_NODE_MMC SIS_NODE; do

@@ -32,10 +32,7 @@ one_error() {
 # a variant with a feature the kernel lacks is skipped with one line
 score_guest_driver() {
 	local g=$tmp/score-guest kind want rc row n
-	mkdir -p "$g/bin" "$g/lab" "$g/sis"
-	cp "$G/score-guest.sh" "$g/lab/"
-	sed -e "s|^F=.*|F=$g/features|" -e "s|^D=.*|D=$g/sis|" \
-		"$G/sis-lib.sh" >"$g/lab/sis-lib.sh"
+	mkdir -p "$g/bin" "$g/sis"
 	for n in calls exit_target scan_probes smt_probes llc_idle_cpu node_hits \
 		audit_checks audit_llc_miss audit_node_miss; do
 		echo "$n 0"
@@ -72,8 +69,9 @@ score_guest_driver() {
 		echo "SIS_UTIL NO_SIS_NODE NO_SIS_CORE" >"$g/features"
 		: >"$g/sysrq"
 		rc=0
-		FAKE=$kind SIS_DEBUGFS=$g/sis SCORE_SYSRQ=$g/sysrq LAB_DIR=$g/lab OUT=$g/out \
-			PATH="$g/bin:$G:$PATH" timeout 120 sh "$g/lab/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
+		FAKE=$kind SIS_DEBUGFS=$g/sis SCHED_FEATURES=$g/features SCORE_SYSRQ=$g/sysrq \
+			LAB_DIR=$G OUT=$g/out PATH="$g/bin:$G:$PATH" \
+			timeout 120 sh "$G/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$g/out/score.csv" 2>/dev/null)
 		case $kind:$rc in ok:0|fail:3|hang:3|silent:3) ;; *) row="status $rc: $row" ;; esac
 		# shellcheck disable=SC2254
