@@ -106,10 +106,6 @@ if [ "${1:-}" = --parse ]; then
 fi
 CONF=${1:-$OUT/bench.conf}
 [ -r "$CONF" ] || { echo "bench: no run configuration at $CONF" >&2; exit 2; }
-# conf KEY: the value of KEY=... in the run configuration
-conf() {
-	sed -n "s/^$1=//p" "$CONF" | tail -n1
-}
 # scripts/bench.sh writes and checks every key; a file without one is
 # not its own
 for k in variants benches size rounds verify netperf_port; do

@@ -46,10 +46,6 @@ say() {
 	echo "score: $*"
 }
 
-# conf KEY: the value of KEY=... in the run configuration
-conf() {
-	sed -n "s/^$1=//p" "$CONF" | tail -n1
-}
 [ -r "$CONF" ] || { say "no run configuration at $CONF" >&2; exit 1; }
 [ -r "$D/stats" ] || { say "$D/stats missing: this kernel lacks the SIS statistics patch" >&2; exit 1; }
 VARIANTS=$(conf variants) BENCHES=$(conf benches)

@@ -67,6 +67,12 @@ run_limited() {
 	rm -f "$_out.hung"
 }
 
+# conf KEY: the value of KEY=... in the run configuration $CONF that the
+# host wrote (the bench and score drivers'); the last one counts
+conf() {
+	sed -n "s/^$1=//p" "$CONF" | tail -n1
+}
+
 # sis_stat NAME FILE: the sis.NAME value printed by sis-stats.sh into FILE
 sis_stat() {
 	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"

@@ -112,11 +112,12 @@ done
 for v in ${RUNTIME:-} ${LOOPS:-} ${RUN_LIMIT:-} ${NETPERF_PORT:-}; do
 	case $v in *[!0-9]*|0) die "RUNTIME, LOOPS, RUN_LIMIT and NETPERF_PORT must be positive numbers, not '$v'" ;; esac
 done
-benches=${BENCHES:-$(bench_names)}
+known=$(bench_names)
+benches=${BENCHES:-$known}
 for b in $benches; do
-	case " $(bench_names) " in
+	case " $known " in
 	*" $b "*) ;;
-	*) die "unknown benchmark '$b' ($(bench_names))" ;;
+	*) die "unknown benchmark '$b' ($known)" ;;
 	esac
 done
 bins="mawk $(bench_host_programs $benches)"
