@@ -38,7 +38,7 @@ TEST_BENCH=0 (skip the bench smoke run), TEST_HANG=0 (skip the hung
 guest boot),
 TEST_GUEST (guest test scripts run in the scaled boots, default
 sis-test.sh sis-node-test.sh sis-core-test.sh, plus sis-short-test.sh in
-NPS1 with sis-node-core-test.sh, kselftest-test.sh in NPS2 and
+NPS1 with sis-node-core-test.sh and sis-busy-test.sh, kselftest-test.sh in NPS2 and
 sis-hotplug-test.sh in NPS4).
 Ends with "N passed, N failed"; exits non-zero on any failure.
 EOT
@@ -700,7 +700,7 @@ sec_boots() {
 		# slow tests under TCG run in one NPS mode each: CPU hotplug in NPS4,
 		# the kselftest in NPS2, SIS_SHORT (it works inside the LLC) in NPS1
 		extra=
-		[ "$nps" != 1 ] || extra="sis-short-test.sh sis-node-core-test.sh"
+		[ "$nps" != 1 ] || extra="sis-short-test.sh sis-node-core-test.sh sis-busy-test.sh"
 		[ "$nps" != 4 ] || extra=sis-hotplug-test.sh
 		[ "$nps" != 2 ] || extra=kselftest-test.sh
 		boot_check scaled "$nps" "${TEST_GUEST-sis-test.sh sis-node-test.sh sis-core-test.sh $extra}"
