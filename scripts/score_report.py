@@ -38,6 +38,10 @@ from fractions import Fraction
 PROG = os.path.basename(sys.argv[0])
 EMULATED = "emulated (QEMU TCG)"
 BASE = "tip"
+# The guest reads the SIS counters one after the other while wakeups go
+# on, so a rate computed from two of them can pass 100% by the wakeups
+# counted in flight: measured 100.1% (1285 hits of 1284 wakeups).
+PCT_SLACK = 1.0
 # (column, report heading, cover heading, decimals)
 METRICS = (
     ("probes_per_wakeup", "probes/wakeup", "probes", 2),
@@ -154,7 +158,7 @@ class Score:
             return
         for m in METRICS:
             x = number(row[m[0]])
-            if x is False or (x is not None and (x < 0 or m[0].endswith("_pct") and x > 100)):
+            if x is False or (x is not None and (x < 0 or m[0].endswith("_pct") and x > 100 + PCT_SLACK)):
                 fail("%s: %s '%s' is not a %s" % (where, m[0], row[m[0]],
                      "percentage" if m[0].endswith("_pct") else "number of probes"))
             row[m[0]] = x

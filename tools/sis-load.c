@@ -2,7 +2,9 @@
 /*
  * sis-load: small, deterministic loads for the wakeup-path tests.
  *
- *   sis-load [-c CPULIST] spin SECONDS      busy loop
+ *   sis-load [-w] [-c CPULIST] spin SECONDS busy loop; -w first sleeps
+ *                                           100 ms, so that a wakeup,
+ *                                           not fork, places it
  *   sis-load [-c CPULIST] pingpong LOOPS [PARTNER [WARMUP]]
  *                                           two processes bounce a byte
  *                                           over a pair of pipes; with
@@ -65,12 +67,12 @@
 #endif
 #define PIDTYPE_PID		0
 
-static int idle_policy, cookie;
+static int idle_policy, cookie, wake_first;
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: sis-load [-i] [-k] [-c CPULIST] spin SECONDS\n"
+		"usage: sis-load [-i] [-k] [-w] [-c CPULIST] spin SECONDS\n"
 		"       sis-load [-i] [-k] [-c CPULIST] pingpong|tcppingpong LOOPS [PARTNER [WARMUP]]\n"
 		"       sis-load [-i] [-k] -c HOME [-b BUSY] wakeups LOOPS WIDE\n"
 		"       sis-load [-i] [-k] -c HOME rehome LOOPS WIDE\n");
@@ -124,6 +126,8 @@ static void spin(long seconds)
 	double stop = now() + seconds;
 	volatile unsigned long n = 0;
 
+	if (wake_first)
+		usleep(100000);
 	while (now() < stop)
 		for (int i = 0; i < 100000; i++)
 			n++;
@@ -311,6 +315,8 @@ int main(int argc, char **argv)
 			idle_policy = 1;
 		else if (!strcmp(argv[i], "-k"))
 			cookie = 1;
+		else if (!strcmp(argv[i], "-w"))
+			wake_first = 1;
 		else
 			break;
 	}
@@ -323,6 +329,8 @@ int main(int argc, char **argv)
 		busy = argv[i + 1];
 		i += 2;
 	}
+	if (wake_first && (argc - i != 2 || strcmp(argv[i], "spin")))
+		usage();
 	if (argc - i == 3 && home && !strcmp(argv[i], "wakeups")) {
 		wakeups(home, busy, number(argv[i + 1]), argv[i + 2]);
 		return 0;

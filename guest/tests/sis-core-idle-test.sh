@@ -2,7 +2,9 @@
 # Guest tests of SIS_CORE's idle mask: a wakeup whose task cannot use an
 # idle core (affinity, SCHED_IDLE, a core-scheduling cookie) must not hide
 # that core from the scans of other tasks, nor must switching SIS_CORE off
-# and on, or a CPU left with SCHED_IDLE tasks only; and with
+# and on, a CPU left with SCHED_IDLE tasks only, or (with SIS_NODE_CORE,
+# which takes a CPU out of the mask when a wakeup chooses it) a SCHED_IDLE
+# task woken onto a CPU, which leaves it free; and with
 # isolcpus=domain splitting a core the isolated CPU is never picked nor
 # put in the mask.
 #
@@ -21,6 +23,7 @@ N=200
 
 require_feature SIS_CORE
 was=$(feature_state SIS_CORE) util=$(feature_state SIS_UTIL)
+node=$(feature_state SIS_NODE) nodecore=$(feature_state SIS_NODE_CORE)
 echo SIS_CORE >"$F"
 # SIS_UTIL's budget, taken from the LLC's load, cuts scans short (in the
 # base kernel too) and leaves idle CPUs unprobed: the audit is of the
@@ -145,6 +148,35 @@ sis-load -c "$H" wakeups "$N" "$L"
 end_hogs RH
 audit to-sched-idle "the ordinary tasks left CPUs running SCHED_IDLE tasks"
 end_hogs IH
+
+# 7. SIS_NODE_CORE and a SCHED_IDLE wakee.  Every CPU of the LLC but C0 is
+# busy; a SCHED_IDLE task allowed C0's core is woken onto C0 (-w: it naps
+# before it spins) and spins there, so C0 stays free for ordinary tasks.
+# The wakeup must not have taken C0 out of the mask: nothing would put it
+# back while the task runs.
+if [ -n "$nodecore" ]; then
+	echo "# case idle-wakee"
+	echo SIS_NODE >"$F"
+	echo SIS_NODE_CORE >"$F"
+	C0=$(first "$X")
+	start_hogs RH "$(without "$R" "$C0")"
+	# Any ordinary task that visits C0 and leaves names it again, and a
+	# fork finds C0 without the mask: this shell and what it starts stay
+	# off the LLC (the audited task is pinned by sis-load), and the
+	# audit follows the wakeup (the nap is 0.1 s).
+	all=$(cat /sys/devices/system/cpu/online)
+	taskset -p -c "$(llc_of "$(first "$(without "$all" "$L")")")" $$ >/dev/null
+	sis-load -i -w -c "$(siblings "$C0")" spin 3600 &
+	# shellcheck disable=SC2034 # end_hogs reads it by name
+	IW=$!
+	sleep 0.3
+	audit idle-wakee "a SCHED_IDLE task woken onto the LLC's only free CPU $C0, with SIS_NODE_CORE"
+	end_hogs IW
+	taskset -p -c "$all" $$ >/dev/null
+	end_hogs RH
+	echo "$nodecore" >"$F"
+	echo "$node" >"$F"
+fi
 end_hogs SH
 
 # 6. isolcpus=domain splitting a core: the isolated CPU I is no part of

@@ -113,6 +113,9 @@ score_tests() {
 	one_error "score_report: unknown NPS" "line 3: unknown NPS '3'" "$S/score_report.py" "$d/bad-nps.csv"
 	one_error "score_report: unknown feature" "unknown feature 'SIS_FOO' in variant 'SIS_NODE+SIS_FOO'" \
 		"$S/score_report.py" "$d/bad-variant.csv"
+	# a counter read in flight may pass 100% by a wakeup or so, not more
+	one_error "score_report: rate over 100%" "line 2: idle_hit_pct '101.5' is not a percentage" \
+		"$S/score_report.py" "$d/bad-pct.csv"
 	one_error "score_report: empty CSV" "empty.csv is empty" "$S/score_report.py" "$d/empty.csv"
 	one_error "score_report: unknown format" "invalid choice: 'xml'" "$S/score_report.py" --format xml "$d/score.csv"
 	one_error "score: unknown NPS" "unknown NPS '3'" env NPS="1 3" "$S/score.sh"
