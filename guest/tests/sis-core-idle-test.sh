@@ -152,8 +152,8 @@ end_hogs IH
 # 7. SIS_NODE_CORE and a SCHED_IDLE wakee.  Every CPU of the LLC but C0 is
 # busy; a SCHED_IDLE task allowed C0's core is woken onto C0 (-w: it naps
 # before it spins) and spins there, so C0 stays free for ordinary tasks.
-# The wakeup must not have taken C0 out of the mask: nothing would put it
-# back while the task runs.
+# The wakeup must not have taken C0 out of the mask: only another task's
+# visit to C0 would put it back while the SCHED_IDLE task runs.
 if [ -n "$nodecore" ]; then
 	echo "# case idle-wakee"
 	echo SIS_NODE >"$F"
