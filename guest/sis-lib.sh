@@ -164,6 +164,21 @@ features_off() {
 	done
 }
 
+# features_saved: the state of SIS_UTIL and of every feature of the
+# series, as features_restore takes it back
+features_saved() {
+	for f in SIS_UTIL $(sis_features); do
+		feature_state "$f"
+	done | tr '\n' ' '
+}
+
+# features_restore STATES: put back what features_saved printed
+features_restore() {
+	for f in $1; do
+		echo "$f" >"$F"
+	done
+}
+
 # require_feature NAME...: report a failure and end the test script unless
 # the kernel has every feature
 require_feature() {

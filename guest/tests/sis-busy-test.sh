@@ -17,10 +17,7 @@ command -v hackbench >/dev/null || { result sis-busy FAIL "no hackbench in the g
 n=$(nproc)
 # groups of 2 x 16 processes; as many processes as CPUs
 g=$(((n + 31) / 32))
-saved=""
-for f in $(sis_features); do
-	saved="$saved $(feature_state "$f")"
-done
+saved=$(features_saved)
 
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
@@ -34,9 +31,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 features_off
-for f in $saved; do
-	echo "$f" >"$F"
-done
+features_restore "$saved"
 
 # sum NAME VARIANT: a counter summed over the rounds
 sum() {

@@ -17,10 +17,7 @@ if [ "$(count "$node")" -lt $((4 * $(count "$llc"))) ]; then
 	exit 0
 fi
 wide=$llc,$(llc 1),$(llc 2),$(llc 3)
-saved=""
-for f in SIS_UTIL $(sis_features); do
-	saved="$saved $(feature_state "$f")"
-done
+saved=$(features_saved)
 for f in NO_SIS_UTIL NO_SIS_NODE_LIMIT NO_SIS_NODE_MMC SIS_NODE; do
 	echo "$f" >"$F"
 done
@@ -46,9 +43,7 @@ run node
 run core SIS_CORE
 run node-core SIS_CORE SIS_NODE_CORE
 stop_hogs
-for f in $saved; do
-	echo "$f" >"$F"
-done
+features_restore "$saved"
 
 # probes SIS_NODE spent per wakeup that left the LLC, as "N.NN"
 per() {
