@@ -48,8 +48,9 @@ Environment:
   SIZE      tiny|small|full (default small): load points (fractions of
             the CPU count), seconds per timed run, hackbench messages:
               tiny   1/16 1                 1 s   64000
-              small  1/16 1/4 1/2 1 2       2 s   64000  (about an hour
-                                                   per NPS mode, 128 CPUs)
+              small  1/16 1/4 1/2 1 2       2 s   64000  (about 20 minutes
+                                                   per NPS mode and boot,
+                                                   128 CPUs)
               full   1/16 1/8 1/4 1/2 1 2   5 s   256000
   LOADS     load points instead of SIZE's ("1/16 1/2 1 2")
   CEILINGS  the highest load point per benchmark (default
