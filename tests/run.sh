@@ -637,20 +637,31 @@ boot_check() {
 		*) cmd="$cmd; /lab/tests/$t" ;;
 		esac
 	done
-	echo "== boot $tag"
+	local again=${LOCKUP_LOG:+ (second boot; the first had a soft lockup alone: $LOCKUP_LOG)}
+	echo "== boot $tag$again"
 	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" ${append:+--append "$append"} \
 		--timeout "$boot_timeout" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
-		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")"
+		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")$again"
 		return
 	fi
-	if [ -z "${LOCKUP_LOG:-}" ] && lockup_only "$log"; then
+	# every test script started: one KTAP document each, lab-test.sh's too
+	want=1
+	for t in $3; do
+		case $t in *=*) ;; *) want=$((want + 1)) ;; esac
+	done
+	docs=$(tr -d '\r' <"$log" | grep -c '^KTAP version 1$' || true)
+	# a soft lockup alone, every guest test passed and printed its KTAP:
+	# boot again, keeping the first boot's logs (lockup_only)
+	if [ -z "${LOCKUP_LOG:-}" ] && lockup_only "$log" && [ "$docs" = "$want" ] &&
+		! ktap_results "$log" | grep -q '^FAIL'; then
 		mv "$log" "$log.lockup"
-		echo "# $tag: $(grep -m1 -o 'soft lockup.*' "$log.lockup" | tr -d '\r'), nothing else: booting again"
+		[ ! -f "$log.qemu" ] || mv "$log.qemu" "$log.lockup.qemu"
+		echo "# $tag: $(grep -m1 -o 'soft lockup.*' "$log.lockup" | tr -d '\r'), nothing else: booting again (first boot: $log.lockup)"
 		LOCKUP_LOG=$log.lockup boot_check "$@"
 		return
 	fi
-	ok "$tag: booted and ran the guest tests ($(grep -o 'LAB-BOOTED: [0-9]* cpus' "$log"), $(sed -n 's/.*guest finished in \([0-9]* s\).*/\1/p' "$tmp/boot.err"))"
+	ok "$tag: booted and ran the guest tests ($(grep -o 'LAB-BOOTED: [0-9]* cpus' "$log"), $(sed -n 's/.*guest finished in \([0-9]* s\).*/\1/p' "$tmp/boot.err"))$again"
 	# the expectation does not model CPUs taken out of the domains
 	case " $append " in *" isolcpus="*) kinds="NODE LLC X86 VENDOR" ;; *) kinds="DOMAIN NODE LLC X86 VENDOR" ;; esac
 	sed -n '/^TOPO-BEGIN/,/^TOPO-END/p' "$log" | tr -d '\r' |
@@ -675,18 +686,12 @@ boot_check() {
 			notok "$tag: $name: $detail"
 		fi
 	done < <(ktap_results "$log")
-	# every test script started: one KTAP document each, lab-test.sh's too
-	want=1
-	for t in $3; do
-		case $t in *=*) ;; *) want=$((want + 1)) ;; esac
-	done
-	docs=$(tr -d '\r' <"$log" | grep -c '^KTAP version 1$' || true)
 	[ "$docs" = "$want" ] ||
 		notok "$tag: $docs of $want guest test scripts printed their KTAP (see $log)"
 	if [ -n "$(splats "$log")" ]; then
-		notok "$tag: kernel splat in $log: $(splats "$log" | head -n1)"
+		notok "$tag: kernel splat in $log: $(splats "$log" | head -n1)$again"
 	else
-		ok "$tag: no WARN/BUG/lockdep splat in the guest log${LOCKUP_LOG:+ (the boot before had a soft lockup alone: $LOCKUP_LOG)}"
+		ok "$tag: no WARN/BUG/lockdep splat in the guest log"
 	fi
 }
 
