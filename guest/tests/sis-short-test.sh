@@ -115,7 +115,7 @@ scans=$(sis_stat llc_scans /tmp/SIS_SHORT)
 # feature off gives none at all.
 if [ "$short" != "2 of 2" ]; then
 	result sis-short-on FAIL "the pair did not run short ($short), nothing checked"
-elif [ "${taken:-0}" -ge $((calls / 10)) ] && [ $((taken + scans)) -ge $((calls * 9 / 10)) ]; then
+elif [ "${taken:-0}" -ge $((calls / 5)) ] && [ $((taken + scans)) -ge $((calls * 9 / 10)) ]; then
 	result sis-short-on ok "$taken of $calls wakeups stacked on the waker, $scans LLC scans"
 else
 	result sis-short-on FAIL "calls ${calls:-?}, short_taken ${taken:-?}, llc_scans ${scans:-?}"
@@ -123,7 +123,14 @@ fi
 
 # rehomed NAME BUSY: SIS_SHORT on, every CPU of BUSY spinning, the pair
 # above re-homed to the LLC's first CPU before each sleep, measured after
-# 7 s.  Each wakeup must go to an idle CPU, not stack on the waker's.
+# 7 s.  Each wakeup must go to an idle CPU, not stack on the waker's, as
+# long as one is known: prev's SMT sibling, the only CPU left idle when
+# BUSY is the rest of the LLC, is found busy now and then itself (seen:
+# 27 of 219 probes, and 27 wakeups stacked; the partner or the migration
+# that re-homes it may still be on it), and a wakeup whose probe of it
+# failed may stack (smt_probes - smt_hits).
+# Without the check of prev's siblings (a stale idle-core hint skips
+# select_idle_smt()) the stacked wakeups have no failed probe to match.
 rehomed() {
 	[ -z "$2" ] || hogs "$2"
 	echo SIS_SHORT >"$F"
@@ -133,12 +140,15 @@ rehomed() {
 	cat "/tmp/$1"
 	calls=$(sis_stat calls "/tmp/$1")
 	taken=$(sis_stat short_taken "/tmp/$1")
+	probes=$(sis_stat smt_probes "/tmp/$1")
+	hits=$(sis_stat smt_hits "/tmp/$1")
+	busy=$((${probes:-0} - ${hits:-0}))
 	if [ "$short" != "2 of 2" ]; then
 		result "$1" FAIL "the pair did not run short ($short), nothing checked"
-	elif [ "${calls:-0}" -ge 100 ] && [ "${taken:-0}" -le $((calls / 20)) ]; then
-		result "$1" ok "$taken of $calls wakeups stacked"
+	elif [ "${calls:-0}" -ge 100 ] && [ "${taken:-0}" -le $((busy + calls / 20)) ]; then
+		result "$1" ok "$taken of $calls wakeups stacked, $busy probes of prev's sibling found it busy"
 	else
-		result "$1" FAIL "${taken:-?} of ${calls:-?} wakeups stacked while idle CPUs were known"
+		result "$1" FAIL "${taken:-?} of ${calls:-?} wakeups stacked while idle CPUs were known ($busy probes of prev's sibling found it busy)"
 	fi
 }
 
