@@ -168,12 +168,12 @@ emit() {
 	set -- "$1" "$2" $(awk '
 		function pc(s) { sub("%,?$", "", s); return s == "n/a" ? "" : s }
 		$1 == "sis.calls" { calls = $2 }
-		$1 == "sis.node_hits" { left = $2; has = 1 }
+		$1 == "sis.llc_away" { left = $2; has = 1 }
 		/^probes per wakeup:/ { pp = ($4 == "n/a") ? "" : $4 }
 		/^idle-hit rate:/ { hit = pc($3) }
 		/^missed-idle rate:/ { llc = pc($4); node = pc($6); aud = substr($7, 2) }
 		END {
-			# wakeups SIS_NODE placed in another LLC than the target
+			# wakeups placed in neither prev's nor the waker's LLC
 			lp = (has && calls) ? sprintf("%.1f", 100 * left / calls) : "NA"
 			printf "%s %s %s %s %s %s %s\n", calls + 0, aud + 0, pp == "" ? "NA" : pp,
 				hit == "" ? "NA" : hit, llc == "" ? "NA" : llc,

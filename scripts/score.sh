@@ -29,9 +29,9 @@ first), a load sweep of hackbench (rt-tests, processes over pipes),
 schbench (sis-schbench -m 2), tbench clients and netperf TCP_RR clients
 at fractions of the CPU count, each run under sis-stats.sh --audit.
 Recorded per run: probes per wakeup, idle-hit rate, missed-idle rate in
-the LLC and in the node, and the share of wakeups SIS_NODE placed in an
-LLC other than the target's (sis.node_hits / sis.calls: the only way out
-of the target's LLC that select_idle_sibling() has).
+the LLC and in the node, and the share of wakeups placed in an LLC that
+is neither the wakee's previous CPU's nor the waking CPU's (sis.llc_away
+/ sis.calls: the cache cost SIS_NODE adds; without it there are none).
 
 Environment:
   NPS       NPS modes to boot (default "1 2 4")

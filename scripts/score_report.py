@@ -57,9 +57,9 @@ DEFINITIONS = (
     "idle-hit: wakeups placed on an idle CPU; missed LLC, missed node: "
     "wakeups placed on a busy CPU while an idle CPU the task could use "
     "existed in that CPU's LLC, node (the statistics patch's audit); "
-    "left LLC: wakeups SIS_NODE placed in an LLC other than the target's "
-    "(node_hits per wakeup, the only way out of the target's LLC "
-    "select_idle_sibling() has).  Rates are per cent of wakeups "
+    "left LLC: wakeups placed in an LLC that is neither the wakee's "
+    "previous CPU's nor the waking CPU's (llc_away per wakeup: the cache "
+    "cost SIS_NODE adds, none without it).  Rates are per cent of wakeups "
     "(missed: of audited wakeups).")
 NOISE = (
     "Noise, per NPS mode: run to run is the sd of a figure between the "

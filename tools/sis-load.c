@@ -21,14 +21,15 @@
  *                                           allow WIDE before each sleep,
  *                                           so every wakeup has HOME as
  *                                           the waker's and the wakee's CPU
- *   sis-load -c HOME [-b BUSY] wakeups LOOPS WIDE
+ *   sis-load -c HOME [-b BUSY] [-s SLEEP] wakeups LOOPS WIDE
  *                                           a spinning waker wakes a
  *                                           sleeper LOOPS times; before each
  *                                           sleep the sleeper moves back to
- *                                           HOME and then allows WIDE, so
- *                                           every wakeup starts in HOME;
- *                                           -b keeps the CPUs of BUSY busy
- *                                           with hogs of the same process
+ *                                           HOME (or SLEEP) and then allows
+ *                                           WIDE, so every wakeup starts
+ *                                           there; -b keeps the CPUs of
+ *                                           BUSY busy with hogs of the same
+ *                                           process
  *
  * -c pins the process (both processes of a pair) to CPULIST ("0-7,9").
  * -i runs it SCHED_IDLE and -k gives it a core-scheduling cookie of its
@@ -74,7 +75,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: sis-load [-i] [-k] [-w] [-c CPULIST] spin SECONDS\n"
 		"       sis-load [-i] [-k] [-c CPULIST] pingpong|tcppingpong LOOPS [PARTNER [WARMUP]]\n"
-		"       sis-load [-i] [-k] -c HOME [-b BUSY] wakeups LOOPS WIDE\n"
+		"       sis-load [-i] [-k] -c HOME [-b BUSY] [-s SLEEP] wakeups LOOPS WIDE\n"
 		"       sis-load [-i] [-k] -c HOME rehome LOOPS WIDE\n");
 	exit(2);
 }
@@ -246,8 +247,8 @@ static int start_hogs(const char *busy, pid_t *hogs)
 	return n;
 }
 
-static void wakeups(const char *home, const char *busy, long loops,
-		    const char *wide)
+static void wakeups(const char *home, const char *busy, const char *sleep,
+		    long loops, const char *wide)
 {
 	static pid_t hogs[CPU_SETSIZE];
 	volatile long *ready;
@@ -256,7 +257,7 @@ static void wakeups(const char *home, const char *busy, long loops,
 	pid_t pid;
 	char c = 0;
 
-	parse(home, &h);
+	parse(sleep ? sleep : home, &h);
 	parse(wide, &w);
 	set_cookie();
 	if (busy)
@@ -307,7 +308,7 @@ static void wakeups(const char *home, const char *busy, long loops,
 
 int main(int argc, char **argv)
 {
-	const char *home = NULL, *busy = NULL;
+	const char *home = NULL, *busy = NULL, *sleep = NULL;
 	int i = 1;
 
 	for (; i < argc; i++) {
@@ -329,13 +330,17 @@ int main(int argc, char **argv)
 		busy = argv[i + 1];
 		i += 2;
 	}
+	if (i + 1 < argc && home && !strcmp(argv[i], "-s")) {
+		sleep = argv[i + 1];
+		i += 2;
+	}
 	if (wake_first && (argc - i != 2 || strcmp(argv[i], "spin")))
 		usage();
 	if (argc - i == 3 && home && !strcmp(argv[i], "wakeups")) {
-		wakeups(home, busy, number(argv[i + 1]), argv[i + 2]);
+		wakeups(home, busy, sleep, number(argv[i + 1]), argv[i + 2]);
 		return 0;
 	}
-	if (busy)
+	if (busy || sleep)
 		usage();
 	set_policy();
 	set_cookie();

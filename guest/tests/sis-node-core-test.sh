@@ -5,6 +5,8 @@
 # empty idle masks of LLCs 1 and 2 skip them, so every wakeup scans one
 # LLC and probes a named core of LLC 3.  Without SIS_UTIL, whose budget
 # hides the cost of busy LLCs only while it judges them overloaded.
+# Then, with the wakee's previous CPU in another LLC than its waker, that
+# SIS_NODE_CORE goes back to prev's LLC rather than to a third one.
 . /lab/sis-lib.sh
 ktap_begin
 N=200
@@ -26,7 +28,9 @@ hogs "$llc"
 hogs "$(llc 1)"
 hogs "$(llc 2)"
 # run MODE FEATURES...: N wakeups with FEATURES on, SIS_CORE and
-# SIS_NODE_CORE off otherwise
+# SIS_NODE_CORE off otherwise; the waker on $home, the sleeper's home
+# $sleep (default $home)
+home=$llc sleep=
 run() {
 	m=$1
 	shift
@@ -35,13 +39,27 @@ run() {
 	for f in "$@"; do
 		echo "$f" >"$F"
 	done
-	/lab/sis-stats.sh --audit sis-load -c "$llc" wakeups "$N" "$wide" >"/tmp/nc-$m" 2>&1
-	echo "== $m: SIS_NODE $*"
+	/lab/sis-stats.sh --audit sis-load -c "$home" -s "${sleep:-$home}" \
+		wakeups "$N" "$wide" >"/tmp/nc-$m" 2>&1
+	echo "== $m: SIS_NODE $*, waker on $home, prev on ${sleep:-$home}"
 	cat "/tmp/nc-$m"
 }
 run node
 run core SIS_CORE
 run node-core SIS_CORE SIS_NODE_CORE
+stop_hogs
+
+# Back to prev's LLC: the waker alone on CPU $w of LLC 0, so that its sync
+# wakeups target it, the rest of LLC 0 busy, and the sleeper's previous
+# CPU $s in LLC 2 busy but LLCs 1, 2 and 3 otherwise idle.  SIS_NODE takes
+# LLC 1, the one after the target's, where the wakee has neither its own
+# cache nor its waker's; SIS_NODE_CORE goes back to LLC 2.
+w=$(first "$llc")
+s=$(first "$(llc 2)")
+hogs "$(rest "$llc"),$s"
+home=$w sleep=$s
+run prev-core SIS_CORE
+run prev-node-core SIS_CORE SIS_NODE_CORE
 stop_hogs
 features_restore "$saved"
 
@@ -66,4 +84,13 @@ if [ "${ns:-0}" -gt 0 ] && [ "$ns" -le $((N * 11 / 10)) ] && [ "${cs:-0}" -ge $(
 	result sis-node-core-scans ok "$ns LLC scans for $N wakeups, $cs with SIS_CORE alone"
 else
 	result sis-node-core-scans FAIL "${ns:-?} LLC scans with SIS_NODE_CORE, ${cs:-?} with SIS_CORE alone, for $N wakeups (want one per wakeup against three)"
+fi
+ca=$(sis_stat llc_away /tmp/nc-prev-core)
+na=$(sis_stat llc_away /tmp/nc-prev-node-core)
+nh=$(sis_stat node_hits /tmp/nc-prev-node-core)
+if [ "${ca:-0}" -ge $((N * 9 / 10)) ] && [ "${na:-$N}" -le $((N / 10)) ] &&
+	[ "${nh:-0}" -ge $((N * 9 / 10)) ]; then
+	result sis-node-core-prev ok "$nh of $N wakeups left the waker's LLC, $na into an LLC neither prev's nor the waker's; SIS_NODE: $ca"
+else
+	result sis-node-core-prev FAIL "SIS_NODE_CORE: ${nh:-?} of $N wakeups left the waker's LLC, ${na:-?} into neither prev's nor the waker's LLC (want at most $((N / 10))); SIS_NODE: ${ca:-?} (want at least $((N * 9 / 10)))"
 fi

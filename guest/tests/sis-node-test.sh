@@ -25,19 +25,24 @@ done
 stop_hogs
 echo "$was" >"$F"
 
+# llc_away: wakeups placed in neither prev's nor the waker's LLC (both
+# are LLC 0 here), which only SIS_NODE does
 scans=$(sis_stat node_scans /tmp/NO_SIS_NODE)
 miss=$(sis_stat audit_node_miss /tmp/NO_SIS_NODE)
-if [ "$scans" = 0 ] && [ "${miss:-0}" -ge $((N * 9 / 10)) ]; then
-	result sis-node-off ok "no node scans, $miss of $N wakeups left an idle CPU of the node unused"
+away=$(sis_stat llc_away /tmp/NO_SIS_NODE)
+if [ "$scans" = 0 ] && [ "$away" = 0 ] && [ "${miss:-0}" -ge $((N * 9 / 10)) ]; then
+	result sis-node-off ok "no node scans, none away from LLC 0, $miss of $N wakeups left an idle CPU of the node unused"
 else
-	result sis-node-off FAIL "node_scans ${scans:-?}, audit_node_miss ${miss:-?} of $N"
+	result sis-node-off FAIL "node_scans ${scans:-?}, llc_away ${away:-?}, audit_node_miss ${miss:-?} of $N"
 fi
 hits=$(sis_stat node_hits /tmp/SIS_NODE)
 miss=$(sis_stat audit_node_miss /tmp/SIS_NODE)
-if [ "${hits:-0}" -ge $((N * 9 / 10)) ] && [ "${miss:-0}" -le $((N / 10)) ]; then
-	result sis-node-on ok "$hits of $N wakeups found an idle CPU in another LLC, $miss misses"
+away=$(sis_stat llc_away /tmp/SIS_NODE)
+if [ "${hits:-0}" -ge $((N * 9 / 10)) ] && [ "${miss:-0}" -le $((N / 10)) ] &&
+	[ "${away:-0}" -ge $((N * 9 / 10)) ]; then
+	result sis-node-on ok "$hits of $N wakeups found an idle CPU in another LLC ($away counted away from LLC 0), $miss misses"
 else
-	result sis-node-on FAIL "node_hits ${hits:-?}, audit_node_miss ${miss:-?} of $N"
+	result sis-node-on FAIL "node_hits ${hits:-?}, llc_away ${away:-?}, audit_node_miss ${miss:-?} of $N"
 fi
 
 # The walk visits only LLCs the wakee may use: allowed CPU 0's LLC and the

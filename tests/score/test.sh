@@ -33,7 +33,7 @@ one_error() {
 score_guest_driver() {
 	local g=$tmp/score-guest kind want rc row n
 	mkdir -p "$g/bin" "$g/sis"
-	for n in calls exit_target scan_probes smt_probes llc_idle_cpu node_hits \
+	for n in calls exit_target scan_probes smt_probes llc_idle_cpu llc_away \
 		audit_checks audit_llc_miss audit_node_miss; do
 		echo "$n 0"
 	done >"$g/sis/stats"
@@ -47,7 +47,7 @@ score_guest_driver() {
 		silent) exit 0 ;;
 		esac
 		awk 'BEGIN { a["calls"] = 100; a["scan_probes"] = 250; a["exit_target"] = 40
-			a["llc_idle_cpu"] = 20; a["node_hits"] = 10; a["audit_checks"] = 80
+			a["llc_idle_cpu"] = 20; a["llc_away"] = 10; a["audit_checks"] = 80
 			a["audit_llc_miss"] = 4; a["audit_node_miss"] = 2 }
 			{ print $1, $2 + a[$1] }' "$SIS_DEBUGFS/stats" >"$SIS_DEBUGFS/new"
 		mv "$SIS_DEBUGFS/new" "$SIS_DEBUGFS/stats"
