@@ -173,7 +173,7 @@ emit() {
 		/^idle-hit rate:/ { hit = pc($3) }
 		/^missed-idle rate:/ { llc = pc($4); node = pc($6); aud = substr($7, 2) }
 		END {
-			# wakeups placed in neither prev's nor the waker's LLC
+			# wakeups placed in an LLC that is neither the one of prev nor the waker
 			lp = (has && calls) ? sprintf("%.1f", 100 * left / calls) : "NA"
 			printf "%s %s %s %s %s %s %s\n", calls + 0, aud + 0, pp == "" ? "NA" : pp,
 				hit == "" ? "NA" : hit, llc == "" ? "NA" : llc,
