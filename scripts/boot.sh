@@ -201,8 +201,12 @@ wait 2>/dev/null || true
 # topoext): counted here, kept out of the console log the splat scans read
 lacks=$(grep -c "doesn't support requested feature" "$log.qemu" 2>/dev/null || true)
 [ "${lacks:-0}" = 0 ] || note "$lacks QEMU warnings of CPU features TCG lacks (in $log.qemu)"
-[ "$rc" -ne 124 ] ||
+if [ "$rc" -eq 124 ]; then
+	"$(dirname "$0")/hang-digest.sh" "$log" | while read -r line; do
+		note "hang: $line"
+	done
 	die "guest did not finish within $timeout s; its CPUs' stacks and blocked tasks (sysrq l, w) are in $log"
+fi
 [ "$rc" -eq 0 ] || die "QEMU failed with status $rc: $(grep -v '^$' "$log.qemu" 2>/dev/null | tail -n1)"
 st=$(sed -n 's/^LAB-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n1)
 [ -n "$st" ] || die "guest stopped without reporting an exit status (log $log)"

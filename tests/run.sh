@@ -455,6 +455,14 @@ sec_host() {
 		*) notok "boot retry rule: wrong verdict on tests/splat/${f##*/}" ;;
 		esac
 	done
+	# what boot.sh prints of a guest it stopped: fixed console logs
+	for f in "$top"/tests/hang/*.log; do
+		if "$S/hang-digest.sh" "$f" | diff "${f%.log}.want" - >"$tmp/diff"; then
+			ok "hang digest: tests/hang/${f##*/} gives its .want"
+		else
+			notok "hang digest: tests/hang/${f##*/}: $(head -n3 "$tmp/diff" | tr '\n' ' ')"
+		fi
+	done
 	bench_knobs
 	bench_programs_record
 	# fixed inputs with known outputs: sign rule (lower-is-better baselines
@@ -630,19 +638,23 @@ boot_check() {
 	local tag="$model $1 NPS$2${4:+ $4}"
 	local log=$logs/test-$model-$1-nps$2${4:+-$(echo "$4" | tr ' =,' '_-_')}.log
 	local feats=${TEST_FEATURES:-SIS_UTIL $(series_features)} rc=0 cmd t kinds want docs
-	cmd="LAB_FEATURES='$feats' /lab/tests/lab-test.sh"
+	# LAB-TIME lines: the guest's uptime as each script starts and at the end
+	local mark='echo "LAB-TIME: $(cut -d" " -f1 /proc/uptime)'
+	cmd="$mark lab-test.sh\"; LAB_FEATURES='$feats' /lab/tests/lab-test.sh"
 	for t in $3; do
 		case $t in
 		*=*) cmd="$cmd; export $t" ;;
-		*) cmd="$cmd; /lab/tests/$t" ;;
+		*) cmd="$cmd; $mark $t\"; /lab/tests/$t" ;;
 		esac
 	done
+	cmd="$cmd; st=\$?; $mark end\"; exit \$st"
 	local again=${LOCKUP_LOG:+ (second boot; the first had a soft lockup alone: $LOCKUP_LOG)}
 	echo "== boot $tag$again"
 	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" ${append:+--append "$append"} \
 		--timeout "$boot_timeout" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
 		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")$again"
+		sed -n 's/^boot\.sh: hang: /# /p' "$tmp/boot.err"
 		return
 	fi
 	# every test script started: one KTAP document each, lab-test.sh's too
@@ -662,6 +674,7 @@ boot_check() {
 		return
 	fi
 	ok "$tag: booted and ran the guest tests ($(grep -o 'LAB-BOOTED: [0-9]* cpus' "$log"), $(sed -n 's/.*guest finished in \([0-9]* s\).*/\1/p' "$tmp/boot.err"))$again"
+	echo "# $tag: $(script_times "$log")"
 	# the expectation does not model CPUs taken out of the domains
 	case " $append " in *" isolcpus="*) kinds="NODE LLC X86 VENDOR" ;; *) kinds="DOMAIN NODE LLC X86 VENDOR" ;; esac
 	sed -n '/^TOPO-BEGIN/,/^TOPO-END/p' "$log" | tr -d '\r' |
@@ -693,6 +706,16 @@ boot_check() {
 	else
 		ok "$tag: no WARN/BUG/lockdep splat in the guest log"
 	fi
+}
+
+# script_times LOG: seconds each guest script of a boot_check boot took,
+# from its LAB-TIME lines
+script_times() {
+	tr -d '\r' <"$1" | awk '$1 == "LAB-TIME:" {
+		if (name != "")
+			s = s sprintf("%s%s %.0f s", s == "" ? "" : ", ", name, $2 - t)
+		t = $2; name = $3
+	} END { print (s == "" ? "no LAB-TIME lines" : "guest scripts took " s) }'
 }
 
 # dump_of LOG: the DOMAIN and PARAMS lines of the topology dump in LOG
@@ -828,8 +851,10 @@ sec_boots() {
 		elif grep -q 'did not finish within 90 s' "$tmp/boot.err" &&
 			grep -q 'sysrq: Show backtrace of all active CPUs' "$hlog" &&
 			grep -q 'sysrq: Show Blocked State' "$hlog" &&
-			grep -q 'NMI backtrace for cpu' "$hlog"; then
-			ok "hung guest: boot.sh failed after 90 s, all CPUs' stacks and the blocked tasks in the log"
+			grep -q 'NMI backtrace for cpu' "$hlog" &&
+			grep -q '^boot\.sh: hang: reached: LAB-BOOTED: 64 cpus' "$tmp/boot.err" &&
+			grep -Eq '^boot\.sh: hang: cpus: [0-9]+ busy, [0-9]+ idling' "$tmp/boot.err"; then
+			ok "hung guest: boot.sh failed after 90 s, all CPUs' stacks and the blocked tasks in the log, their digest on stderr"
 		else
 			notok "hung guest: $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog?"
 		fi
