@@ -27,9 +27,13 @@ status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
   --out DIR       host directory the guest sees as /lab/out (9p)
   --append ARGS   extra kernel parameters
   --mem MB        guest memory (default 512 per node)
-  --timeout SEC   after SEC seconds (default 1800) have the guest print all
-                  CPUs' stacks and its blocked tasks (sysrq l and w through
-                  the monitor), then end QEMU and fail
+  --timeout SEC   after SEC seconds (default 1800) write every vCPU's
+                  registers to LOG.regs (QEMU's monitor), have the guest
+                  print all CPUs' stacks and its blocked tasks (sysrq l and
+                  w), print a digest of both (hang-digest.sh), end QEMU
+                  and fail
+  --boot-limit SEC  the same when the guest has not reached user space
+                  (printed LAB-BOOTED) after SEC seconds (default 400)
   -v              copy the console to stdout as well
 LAB_MACHINE_OPTS adds -machine options.
 LAB_GUEST_BINS lists host programs copied into the guest with their
@@ -41,9 +45,10 @@ EOT
 # lpj: skip calibrating the delay loop, whose result under TCG is noise
 LAB_LPJ=5000000
 STALL_TIMEOUT=300 WATCHDOG_THRESH=60 HUNG_TASK_TIMEOUT=600
-BOOT_TIMEOUT=1800 MEM_PER_NODE=512
+BOOT_TIMEOUT=1800 BOOT_LIMIT=400 MEM_PER_NODE=512
 kernel=$LAB_OUT/obj-qemu/arch/x86/boot/bzImage
 initrd='' log='' out='' append='' mem='' timeout=$BOOT_TIMEOUT verbose=0
+boot_limit=$BOOT_LIMIT
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
@@ -57,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--append) need_value "$@"; append=$2; shift 2 ;;
 	--mem) need_value "$@"; mem=$2; shift 2 ;;
 	--timeout) need_value "$@"; timeout=$2; shift 2 ;;
+	--boot-limit) need_value "$@"; boot_limit=$2; shift 2 ;;
 	-v) verbose=1; shift ;;
 	--) shift; break ;;
 	-*) usage >&2; exit 2 ;;
@@ -67,6 +73,7 @@ cmd=${*:-/lab/topo-dump.sh}
 shape_init
 [ -f "$kernel" ] || die "no kernel at $kernel (run make build first)"
 case $timeout in ''|*[!0-9]*) die "--timeout takes seconds, not '$timeout'" ;; esac
+case $boot_limit in ''|*[!0-9]*) die "--boot-limit takes seconds, not '$boot_limit'" ;; esac
 
 if [ -z "${QEMU:-}" ]; then
 	if [ "$NR_CPUS" -gt 255 ]; then
@@ -159,22 +166,43 @@ cmdline="$cmdline sched_verbose $append"
 set -- "$@" -display none -no-reboot -monitor "unix:$work/monitor,server=on,wait=off" \
 	-kernel "$kernel" -initrd "$work/initrd" -append "$cmdline"
 
-# watchdog PID: after $timeout s, have the guest print every CPU's stack and
-# the blocked tasks (sysrq l and w on the emulated keyboard), give it
-# SYSRQ_GRACE s to print them, then end QEMU
+# watchdog PID: after $timeout s, or after $boot_limit s without reaching
+# user space (LAB-BOOTED), write QEMU's registers of every vCPU to
+# $log.regs (where each CPU is, even with interrupts off everywhere), have
+# the guest print every CPU's stack and the blocked tasks (sysrq l and w
+# on the emulated keyboard), give it SYSRQ_GRACE s to print them, then end
+# QEMU
 SYSRQ_GRACE=30
 watchdog() {
-	local t=0
+	local t=0 up=0
 	while [ "$t" -lt "$timeout" ] && kill -0 "$1" 2>/dev/null; do
+		if [ "$up" = 0 ] && grep -q '^LAB-BOOTED' "$log"; then
+			up=1
+		elif [ "$up" = 0 ] && [ "$t" -ge "$boot_limit" ]; then
+			: >"$work/no-user-space"
+			break
+		fi
 		sleep 1
 		t=$((t + 1))
 	done
 	kill -0 "$1" 2>/dev/null || return 0
 	: >"$work/timed-out"
-	python3 - "$work/monitor" <<-'EOT' >/dev/null 2>&1 || true
+	python3 - "$work/monitor" "$log.regs" <<-'EOT' >/dev/null 2>&1 || true
 		import socket, sys, time
 		s = socket.socket(socket.AF_UNIX)
 		s.connect(sys.argv[1])
+		s.settimeout(10)
+		s.sendall(b"info registers -a\n")
+		out = b""
+		try:
+		    while True:
+		        d = s.recv(1 << 20)
+		        if not d:
+		            break
+		        out += d
+		except socket.timeout:
+		    pass
+		open(sys.argv[2], "wb").write(out)
 		for key in ("l", "w"):
 		    s.sendall(b"sendkey alt-sysrq-%s\n" % key.encode())
 		    time.sleep(5)
@@ -185,6 +213,7 @@ watchdog() {
 
 note "booting $MODEL NPS$NPS, $NR_CPUS CPUs ($SOCKETS sockets x $CCX CCX x $CORES cores x $THREADS threads), log $log"
 start=$(date +%s)
+rm -f "$log.regs"
 rc=0
 "$QEMU" "$@" -serial "file:$log" </dev/null >"$log.qemu" 2>&1 &
 qemu=$!
@@ -202,10 +231,14 @@ wait 2>/dev/null || true
 lacks=$(grep -c "doesn't support requested feature" "$log.qemu" 2>/dev/null || true)
 [ "${lacks:-0}" = 0 ] || note "$lacks QEMU warnings of CPU features TCG lacks (in $log.qemu)"
 if [ "$rc" -eq 124 ]; then
-	"$(dirname "$0")/hang-digest.sh" "$log" | while read -r line; do
+	map=$(dirname "$kernel")/../../../System.map
+	[ -f "$map" ] || map=
+	"$(dirname "$0")/hang-digest.sh" ${map:+--map "$map"} "$log" | while read -r line; do
 		note "hang: $line"
 	done
-	die "guest did not finish within $timeout s; its CPUs' stacks and blocked tasks (sysrq l, w) are in $log"
+	[ ! -e "$work/no-user-space" ] ||
+		die "guest did not reach user space within $boot_limit s; its vCPUs' registers are in $log.regs, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
+	die "guest did not finish within $timeout s; its vCPUs' registers are in $log.regs, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
 fi
 [ "$rc" -eq 0 ] || die "QEMU failed with status $rc: $(grep -v '^$' "$log.qemu" 2>/dev/null | tail -n1)"
 st=$(sed -n 's/^LAB-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n1)

@@ -5,22 +5,34 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--help] LOG
+usage: ${0##*/} [--help] [--map SYSTEM_MAP] LOG
 
-Prints four lines about the console LOG of a guest that did not finish,
-read from the dumps boot.sh has the guest print at its time limit
-(sysrq l: every CPU's stack, sysrq w: the blocked tasks):
+Prints what the console LOG of a guest that did not finish tells about
+where it stopped, read from the dumps boot.sh has the guest print at its
+time limit (sysrq l: every CPU's stack, sysrq w: the blocked tasks):
   reached:  the guest's last lab or KTAP line before the dumps, and its
             last line of any kind
   cpus:     the CPUs not idling, grouped by the function each was in
   blocked:  the tasks in uninterruptible sleep
   splat:    the first lockup, stall, BUG or WARNING line, if any
+and, when LOG.regs holds QEMU's register dump of every vCPU (boot.sh
+writes it; it needs no help from the guest, whose CPUs may all have
+interrupts off), with the kernel's SYSTEM_MAP to name the addresses:
+  vcpus:    the vCPUs grouped by the function their instruction pointer
+            is in, with interrupts off or halted
 EOT
 }
-case ${1:-} in
---help) usage; exit 0 ;;
-''|-*) echo "${0##*/}: error: usage: ${0##*/} LOG (see --help)" >&2; exit 2 ;;
-esac
+map=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--help) usage; exit 0 ;;
+	--map) [ $# -ge 2 ] || { echo "${0##*/}: error: --map needs a value" >&2; exit 2; }
+		map=$2; shift 2 ;;
+	-*) echo "${0##*/}: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { echo "${0##*/}: error: usage: ${0##*/} [--map SYSTEM_MAP] LOG (see --help)" >&2; exit 2; }
 [ -r "$1" ] || { echo "${0##*/}: error: cannot read '$1'" >&2; exit 2; }
 
 # the file twice: the first pass finds the last CPU dump (boot.sh's; the
@@ -106,3 +118,42 @@ END {
 	printf "blocked: %d task(s) in D state%s\n", nb, nb ? ": " names (nb > 6 ? " ..." : "") : ""
 	print "splat: " (splat == "" ? "none" : splat)
 }' "$1" "$1"
+
+[ -s "$1.regs" ] || exit 0
+# kernel addresses are 16 lower-case hex digits: compared as strings, they
+# sort as numbers, and System.map is sorted by address
+tr -d '\r' <"$1.regs" | awk -v map="$map" '
+BEGIN {
+	while (map != "" && (getline line <map) > 0) {
+		split(line, f, " ")
+		if (length(f[1]) == 16 && f[2] ~ /^[tTwW]$/) {
+			addr[++n] = f[1]
+			name[n] = f[3]
+		}
+	}
+}
+# the function holding address a: the last symbol at or below it
+function sym(a, lo, hi, mid) {
+	lo = 0; hi = n
+	while (lo < hi) {
+		mid = int((lo + hi + 1) / 2)
+		if ((addr[mid] "") <= (a "")) lo = mid; else hi = mid - 1
+	}
+	return lo ? name[lo] : a
+}
+/^RIP=/ {
+	rip = substr($1, 5)
+	rfl = substr($2, 5)
+	# IF is bit 9 of RFLAGS: bit 1 of the third hex digit from the right
+	state = /HLT=1/ ? "halted" : index("2367abef", substr(rfl, length(rfl) - 2, 1)) ? "interrupts on" : "interrupts off"
+	k = sym(rip) " (" state ")"
+	if (!(k in cnt)) order[++nk] = k
+	cnt[k]++
+	total++
+}
+END {
+	s = ""
+	for (i = 1; i <= nk; i++)
+		s = s (i > 1 ? ", " : "") cnt[order[i]] " in " order[i]
+	printf "vcpus: %d%s\n", total, total ? " (" s ")" : ""
+}'

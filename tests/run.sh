@@ -457,7 +457,8 @@ sec_host() {
 	done
 	# what boot.sh prints of a guest it stopped: fixed console logs
 	for f in "$top"/tests/hang/*.log; do
-		if "$S/hang-digest.sh" "$f" | diff "${f%.log}.want" - >"$tmp/diff"; then
+		if "$S/hang-digest.sh" --map "$top/tests/hang/System.map" "$f" |
+			diff "${f%.log}.want" - >"$tmp/diff"; then
 			ok "hang digest: tests/hang/${f##*/} gives its .want"
 		else
 			notok "hang digest: tests/hang/${f##*/}: $(head -n3 "$tmp/diff" | tr '\n' ' ')"
@@ -649,9 +650,24 @@ boot_check() {
 	done
 	cmd="$cmd; st=\$?; $mark end\"; exit \$st"
 	local again=${LOCKUP_LOG:+ (second boot; the first had a soft lockup alone: $LOCKUP_LOG)}
+	again=$again${EARLY_LOG:+ (second boot; the first never reached user space: $EARLY_LOG)}
 	echo "== boot $tag$again"
 	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" ${append:+--append "$append"} \
 		--timeout "$boot_timeout" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
+	# a guest that never reached user space ran none of the series' code
+	# paths under test; under TCG the full shape sometimes stops at boot
+	# with every vCPU queued on one spinlock (README): boot once more,
+	# keeping the first boot's logs and printing its digest
+	if [ "$rc" -ne 0 ] && [ -z "${EARLY_LOG:-}${LOCKUP_LOG:-}" ] &&
+		grep -q 'did not reach user space' "$tmp/boot.err"; then
+		echo "# $tag: $(tail -n1 "$tmp/boot.err" | sed 's/^boot\.sh: error: //'); booting again"
+		sed -n 's/^boot\.sh: hang: /# /p' "$tmp/boot.err"
+		for f in "$log" "$log.qemu" "$log.regs"; do
+			[ ! -f "$f" ] || mv "$f" "${f%.log*}.early.log${f#"$log"}"
+		done
+		EARLY_LOG=${log%.log}.early.log boot_check "$@"
+		return
+	fi
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
 		notok "$tag: boot failed: $(tail -n1 "$tmp/boot.err")$again"
 		sed -n 's/^boot\.sh: hang: /# /p' "$tmp/boot.err"
@@ -853,10 +869,21 @@ sec_boots() {
 			grep -q 'sysrq: Show Blocked State' "$hlog" &&
 			grep -q 'NMI backtrace for cpu' "$hlog" &&
 			grep -q '^boot\.sh: hang: reached: LAB-BOOTED: 64 cpus' "$tmp/boot.err" &&
-			grep -Eq '^boot\.sh: hang: cpus: [0-9]+ busy, [0-9]+ idling' "$tmp/boot.err"; then
-			ok "hung guest: boot.sh failed after 90 s, all CPUs' stacks and the blocked tasks in the log, their digest on stderr"
+			grep -Eq '^boot\.sh: hang: cpus: [0-9]+ busy, [0-9]+ idling' "$tmp/boot.err" &&
+			grep -q '^boot\.sh: hang: vcpus: 64 ([0-9]* in [a-z]' "$tmp/boot.err"; then
+			ok "hung guest: boot.sh failed after 90 s, all CPUs' stacks and the blocked tasks in the log, the vCPUs' registers in $hlog.regs, their digest on stderr"
 		else
-			notok "hung guest: $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog?"
+			notok "hung guest: $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog or no digest: $(grep -c 'hang:' "$tmp/boot.err") lines"
+		fi
+		# a guest that does not reach user space in time (here: 2 s)
+		if SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --boot-limit 2 --timeout 90 -- \
+			'true' 2>"$tmp/boot.err"; then
+			notok "guest held at boot: boot.sh exited 0"
+		elif grep -q 'did not reach user space within 2 s' "$tmp/boot.err" &&
+			grep -q '^boot\.sh: hang: vcpus: 64 (' "$tmp/boot.err"; then
+			ok "guest held at boot: boot.sh failed after its boot limit, with the vCPUs' digest ($(sed -n 's/^boot\.sh: hang: vcpus: //p' "$tmp/boot.err"))"
+		else
+			notok "guest held at boot: $(tail -n1 "$tmp/boot.err")"
 		fi
 	fi
 }
