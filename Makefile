@@ -9,7 +9,7 @@ export NPS SHAPE MODEL KERNEL_SRC LAB_OUT
 
 S := scripts
 
-.PHONY: help deps base patch build boot qemu-full check test bench score mail reliability clean
+.PHONY: help deps base patch build boot qemu-full check check-full test bench score mail reliability clean
 
 help:
 	@echo "make deps        install the Debian packages the lab needs"
@@ -19,6 +19,7 @@ help:
 	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full|small MODEL=milan|intel CMD=...)"
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
+	@echo "make check-full  boot the full 256-CPU shape in NPS1, 2, 4 (slow, flaky under TCG)"
 	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=)"
 	@echo "make score       SIS scoreboard: decisions per variant under a load sweep (NPS=\"1 2 4\" SIZE= ROUNDS= BOOTS= MMC=)"
 	@echo "make mail        format the series for LKML, send-email dry run (MAIL_ARGS=--send)"
@@ -46,6 +47,9 @@ qemu-full: deps
 
 check test: deps
 	@tests/run.sh
+
+check-full: deps
+	@tests/run.sh build full
 
 bench: deps
 	@$(S)/bench.sh

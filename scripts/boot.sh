@@ -176,7 +176,7 @@ SYSRQ_GRACE=30
 watchdog() {
 	local t=0 up=0
 	while [ "$t" -lt "$timeout" ] && kill -0 "$1" 2>/dev/null; do
-		if [ "$up" = 0 ] && grep -q '^LAB-BOOTED' "$log"; then
+		if [ "$up" = 0 ] && grep -q '^LAB-BOOTED' "$log" 2>/dev/null; then
 			up=1
 		elif [ "$up" = 0 ] && [ "$t" -ge "$boot_limit" ]; then
 			: >"$work/no-user-space"
@@ -213,7 +213,8 @@ watchdog() {
 
 note "booting $MODEL NPS$NPS, $NR_CPUS CPUs ($SOCKETS sockets x $CCX CCX x $CORES cores x $THREADS threads), log $log"
 start=$(date +%s)
-rm -f "$log.regs"
+# no earlier boot's log for the watchdog to read LAB-BOOTED from
+rm -f "$log" "$log.regs"
 rc=0
 "$QEMU" "$@" -serial "file:$log" </dev/null >"$log.qemu" 2>&1 &
 qemu=$!

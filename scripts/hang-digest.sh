@@ -19,7 +19,8 @@ and, when LOG.regs holds QEMU's register dump of every vCPU (boot.sh
 writes it; it needs no help from the guest, whose CPUs may all have
 interrupts off), with the kernel's SYSTEM_MAP to name the addresses:
   vcpus:    the vCPUs grouped by the function their instruction pointer
-            is in, with interrupts off or halted
+            is in (firmware: not yet started by Linux), with interrupts
+            off or halted
 EOT
 }
 map=
@@ -141,12 +142,13 @@ function sym(a, lo, hi, mid) {
 	}
 	return lo ? name[lo] : a
 }
-/^RIP=/ {
+/^[RE]IP=/ {
 	rip = substr($1, 5)
 	rfl = substr($2, 5)
 	# IF is bit 9 of RFLAGS: bit 1 of the third hex digit from the right
 	state = /HLT=1/ ? "halted" : index("2367abef", substr(rfl, length(rfl) - 2, 1)) ? "interrupts on" : "interrupts off"
-	k = sym(rip) " (" state ")"
+	# EIP: a CPU still in 32-bit firmware code, not yet started by Linux
+	k = (/^EIP=/ ? "firmware" : sym(rip)) " (" state ")"
 	if (!(k in cnt)) order[++nk] = k
 	cnt[k]++
 	total++

@@ -12,14 +12,15 @@ usage: ${0##*/} [--help] [SECTION...]
 Runs the named sections, in this order when none is named: bad-input,
 host (benchmark programs' self-tests, report generator), patches
 (checkpatch, every prefix built), build, configs (nonuma, up, sparse),
-boots (needs the build), bench, mail.
+boots (needs the build), bench, mail.  Only when named: full (the
+full 256-CPU shape, needs the build; make check-full).
 
 Every boot uses the Milan model (MODEL, default milan) but the
 TEST_INTEL_NPS ones (default "1"; the Intel model, scaled shape, topology
 only).
 Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
-TEST_FULL_NPS (default "4"; NPS modes also booted in the full 256-CPU
-shape, "" for none), TEST_SMALL_NPS (default "4"; NPS modes booted in the
+TEST_FULL_NPS (default "1 2 4"; NPS modes the full section boots in
+the 256-CPU shape), TEST_SMALL_NPS (default "4"; NPS modes booted in the
 64-CPU shape with one cycle of reliability-test.sh, "" for none),
 TEST_FEATURES (sched features flipped in the guest; default SIS_UTIL and
 the SCHED_FEAT(SIS_...) names the series adds),
@@ -843,10 +844,6 @@ sec_boots() {
 			notok "split_llc=2 boot failed: $(tail -n1 "$tmp/boot.err")"
 		fi
 	fi
-	# the real 2x64C/128T shape: topology and features only, it boots slowly
-	for nps in ${TEST_FULL_NPS-4}; do
-		boot_check full "$nps" ""
-	done
 	# the Intel model, kept for comparison: topology and features
 	for nps in ${TEST_INTEL_NPS-1}; do
 		MODEL=intel boot_check scaled "$nps" ""
@@ -886,6 +883,17 @@ sec_boots() {
 			notok "guest held at boot: $(tail -n1 "$tmp/boot.err")"
 		fi
 	fi
+}
+
+# the real 2x64C/128T shape (make check-full, not make check): topology and
+# features only.  256 vCPUs on two host cores: about half of its boots
+# here stop before user space with every vCPU queued on one spinlock
+# (jiffies_lock), the base kernel's as well (README), which a CI run
+# cannot afford
+sec_full() {
+	for nps in ${TEST_FULL_NPS-1 2 4}; do
+		boot_check full "$nps" ""
+	done
 }
 
 # the bench pipeline at its smallest size
@@ -1060,9 +1068,9 @@ sec_mail() {
 
 sections="bad-input host patches build configs boots bench mail"
 for s in "$@"; do
-	case " $sections " in
+	case " $sections full " in
 	*" $s "*) ;;
-	*) echo "run.sh: error: unknown section '$s' ($sections)" >&2; exit 2 ;;
+	*) echo "run.sh: error: unknown section '$s' ($sections full)" >&2; exit 2 ;;
 	esac
 done
 d=
