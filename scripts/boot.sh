@@ -33,7 +33,8 @@ status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
                   w), print a digest of both (hang-digest.sh), end QEMU
                   and fail
   --boot-limit SEC  the same when the guest has not reached user space
-                  (printed LAB-BOOTED) after SEC seconds (default 400)
+                  (printed LAB-BOOTED) after SEC seconds (default 0: no
+                  limit)
   -v              copy the console to stdout as well
 LAB_MACHINE_OPTS adds -machine options.
 LAB_GUEST_BINS lists host programs copied into the guest with their
@@ -45,10 +46,10 @@ EOT
 # lpj: skip calibrating the delay loop, whose result under TCG is noise
 LAB_LPJ=5000000
 STALL_TIMEOUT=300 WATCHDOG_THRESH=60 HUNG_TASK_TIMEOUT=600
-BOOT_TIMEOUT=1800 BOOT_LIMIT=400 MEM_PER_NODE=512
+BOOT_TIMEOUT=1800 MEM_PER_NODE=512
 kernel=$LAB_OUT/obj-qemu/arch/x86/boot/bzImage
 initrd='' log='' out='' append='' mem='' timeout=$BOOT_TIMEOUT verbose=0
-boot_limit=$BOOT_LIMIT
+boot_limit=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
@@ -176,9 +177,11 @@ SYSRQ_GRACE=30
 watchdog() {
 	local t=0 up=0
 	while [ "$t" -lt "$timeout" ] && kill -0 "$1" 2>/dev/null; do
-		if [ "$up" = 0 ] && grep -q '^LAB-BOOTED' "$log" 2>/dev/null; then
+		if [ "$boot_limit" = 0 ] || [ "$up" = 1 ]; then
+			:
+		elif grep -q 'LAB-BOOTED: ' "$log" 2>/dev/null; then
 			up=1
-		elif [ "$up" = 0 ] && [ "$t" -ge "$boot_limit" ]; then
+		elif [ "$t" -ge "$boot_limit" ]; then
 			: >"$work/no-user-space"
 			break
 		fi
@@ -203,7 +206,9 @@ watchdog() {
 		except socket.timeout:
 		    pass
 		open(sys.argv[2], "wb").write(out)
-		for key in ("l", "w"):
+		# sysrq 7 first: w prints the blocked tasks at info level, which
+		# loglevel=5 keeps off the console
+		for key in ("7", "l", "w"):
 		    s.sendall(b"sendkey alt-sysrq-%s\n" % key.encode())
 		    time.sleep(5)
 	EOT

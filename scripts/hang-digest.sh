@@ -81,7 +81,7 @@ dump && /^sysrq: Show Blocked State/ { end_cpu(); dump = 2 }
 	if ($0 ~ /^(LAB|KTAP|ok |not ok |# |[0-9]+\.\.[0-9]+$|score: |bench: )/)
 		mark = $0
 }
-!splat && /soft lockup|hard LOCKUP|stall|blocked for more than|BUG:|WARNING:/ {
+!splat && /soft lockup|hard LOCKUP|rcu.*stall|detected stalls|blocked for more than|BUG:|WARNING:/ {
 	splat = $0
 }
 dump == 1 && /^NMI backtrace for cpu [0-9]+ skipped: idling/ {
