@@ -10,10 +10,9 @@ if [ ! -d "$D" ]; then
 	exit 0
 fi
 
-# 1. the counters move under hackbench, over pipes: over sockets its 40
-# tasks took 122 s (NPS2) and 313 s (NPS1) of a CI run, each message an
-# skb allocated and freed, the slab locks' holders waiting for the host
-# to run their vCPUs
+# 1. the counters move under hackbench, over pipes: over sockets (an skb
+# allocated and freed per message) its 40 tasks took 122 s (NPS2) and
+# 313 s (NPS1) of a CI run
 if command -v hackbench >/dev/null; then
 	/lab/sis-stats.sh hackbench -p -g 1 -l 50 >/tmp/s1 2>&1
 else
