@@ -239,7 +239,7 @@ lacks=$(grep -c "doesn't support requested feature" "$log.qemu" 2>/dev/null || t
 if [ "$rc" -eq 124 ]; then
 	map=$(dirname "$kernel")/../../../System.map
 	[ -f "$map" ] || map=
-	"$(dirname "$0")/hang-digest.sh" ${map:+--map "$map"} "$log" | while read -r line; do
+	"$LAB_TOP/scripts/hang-digest.sh" ${map:+--map "$map"} "$log" | while read -r line; do
 		note "hang: $line"
 	done
 	[ ! -e "$work/no-user-space" ] ||

@@ -666,10 +666,8 @@ boot_check() {
 		grep -q 'did not reach user space' "$tmp/boot.err"; then
 		echo "# $tag: $(tail -n1 "$tmp/boot.err" | sed 's/^boot\.sh: error: //'); booting again"
 		sed -n 's/^boot\.sh: hang: /# /p' "$tmp/boot.err"
-		for f in "$log" "$log.qemu" "$log.regs"; do
-			[ ! -f "$f" ] || mv "$f" "${f%.log*}.early.log${f#"$log"}"
-		done
-		EARLY_LOG=${log%.log}.early.log boot_check "$@"
+		keep_first_boot "$log" early
+		EARLY_LOG=$log.early boot_check "$@"
 		return
 	fi
 	if [ "$rc" -ne 0 ] || ! grep -q '^LAB-EXIT: 0' "$log"; then
@@ -687,8 +685,7 @@ boot_check() {
 	# boot again, keeping the first boot's logs (lockup_only)
 	if [ -z "${LOCKUP_LOG:-}" ] && lockup_only "$log" && [ "$docs" = "$want" ] &&
 		! ktap_results "$log" | grep -q '^FAIL'; then
-		mv "$log" "$log.lockup"
-		[ ! -f "$log.qemu" ] || mv "$log.qemu" "$log.lockup.qemu"
+		keep_first_boot "$log" lockup
 		echo "# $tag: $(grep -m1 -o 'soft lockup.*' "$log.lockup" | tr -d '\r'), nothing else: booting again (first boot: $log.lockup)"
 		LOCKUP_LOG=$log.lockup boot_check "$@"
 		return
@@ -726,6 +723,16 @@ boot_check() {
 	else
 		ok "$tag: no WARN/BUG/lockdep splat in the guest log"
 	fi
+}
+
+# keep_first_boot LOG KIND: keep a boot's console log, QEMU output and
+# register dump as LOG.KIND, LOG.KIND.qemu and LOG.KIND.regs before the
+# boot is booted again
+keep_first_boot() {
+	local ext
+	for ext in "" .qemu .regs; do
+		[ ! -f "$1$ext" ] || mv "$1$ext" "$1.$2$ext"
+	done
 }
 
 # script_times LOG: seconds each guest script of a boot_check boot took,
