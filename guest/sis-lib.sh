@@ -41,7 +41,9 @@ ktap_end() {
 # run_limited LIMIT SYSRQ OUT WHY CMD...: run CMD in a session of its own
 # with its output in OUT, for at most LIMIT seconds.  A run still going
 # then has the kernel print every CPU's stack and the blocked tasks (sysrq
-# l and w written to SYSRQ) and is killed with its whole session.  Sets
+# l and w written to SYSRQ, with the console loglevel at 7 meanwhile: the
+# blocked-task lines are info level, and the lab boots with loglevel=5)
+# and is killed with its whole session.  Sets
 # $fail to why the run failed, empty when it did not: it hung, or it
 # exited non-zero (with the last line of the file WHY).
 run_limited() {
@@ -51,7 +53,10 @@ run_limited() {
 	setsid "$@" >"$_out" 2>&1 &
 	_mpid=$!
 	setsid sh -c 'sleep "$1"; kill -0 "$2" || exit 0; : >"$3.hung"
-		echo l >>"$4"; echo w >>"$4"; sleep 5; kill -KILL "-$2"' \
+		lvl=; read -r lvl _ </proc/sys/kernel/printk
+		echo 7 >>"$4"; echo l >>"$4"; echo w >>"$4"; sleep 5
+		case $lvl in [0-9]) echo "$lvl" >>"$4" ;; esac
+		kill -KILL "-$2"' \
 		limit "$_limit" "$_mpid" "$_out" "$_sysrq" >/dev/null 2>&1 &
 	_wpid=$!
 	_rc=0
