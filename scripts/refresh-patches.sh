@@ -20,7 +20,11 @@ tree=$LAB_OUT/tree
 [ -d "$tree/.pc" ] || [ -f "$tree/Makefile" ] || die "no work tree at $tree (run make patch)"
 export QUILT_PATCHES=${LAB_PATCHES:-$LAB_TOP/patches} QUILT_PC=.pc
 cd "$tree"
-quilt pop -a -q >/dev/null 2>&1 || true
+# a patch edited under an applied stack does not pop: say so, touch nothing
+if quilt applied >/dev/null 2>&1; then
+	quilt pop -a -q >/dev/null 2>&1 ||
+		die "$(quilt top) does not pop cleanly (edited while applied?): quilt pop -f, then run again"
+fi
 while quilt next >/dev/null 2>&1; do
 	p=$(quilt next)
 	quilt push -q >/dev/null || die "${p##*/} does not apply"
