@@ -169,15 +169,19 @@ emit() {
 		function pc(s) { sub("%,?$", "", s); return s == "n/a" ? "" : s }
 		$1 == "sis.calls" { calls = $2 }
 		$1 == "sis.llc_away" { left = $2; has = 1 }
+		$1 == "sis.audit_checks" { checks = $2 }
+		$1 == "sis.audit_llcs_full" { full = $2; hasf = 1 }
 		/^probes per wakeup:/ { pp = ($4 == "n/a") ? "" : $4 }
 		/^idle-hit rate:/ { hit = pc($3) }
 		/^missed-idle rate:/ { llc = pc($4); node = pc($6); aud = substr($7, 2) }
 		END {
 			# wakeups placed in an LLC that is neither the one of prev nor the waker
 			lp = (has && calls) ? sprintf("%.1f", 100 * left / calls) : "NA"
-			printf "%s %s %s %s %s %s %s\n", calls + 0, aud + 0, pp == "" ? "NA" : pp,
+			# audited wakeups whose prev and waker LLCs had no idle CPU, the node one
+			fp = (hasf && checks) ? sprintf("%.1f", 100 * full / checks) : "NA"
+			printf "%s %s %s %s %s %s %s %s\n", calls + 0, aud + 0, pp == "" ? "NA" : pp,
 				hit == "" ? "NA" : hit, llc == "" ? "NA" : llc,
-				node == "" ? "NA" : node, lp
+				node == "" ? "NA" : node, lp, fp
 		}' "$T/out")
 	if [ -z "$fail" ] && [ "$3" = 0 ]; then
 		fail="sis-stats counted no wakeup"
@@ -191,16 +195,16 @@ emit() {
 			echo "== NPS$NPS boot $BOOT round $round $v $1 $2 ($cmd): $fail"
 			tail -n 20 "$T/cmd" 2>/dev/null || true
 		} >>"$OUT/failed-runs.log"
-		set -- "$1" "$2" NA NA NA NA NA NA NA
+		set -- "$1" "$2" NA NA NA NA NA NA NA NA
 		st="failed: $(printf '%s' "$fail" | tr ',\n' '; ')"
 	else
 		st=ok
 	fi
-	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$3,$4,$5,$6,$7,$8,$9,$secs,$st" >>"$CSV"
+	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$3,$4,$5,$6,$7,$8,$9,${10},$secs,$st" >>"$CSV"
 }
 
 [ -f "$CSV" ] ||
-	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,probes_per_wakeup,idle_hit_pct,missed_llc_pct,missed_node_pct,left_llc_pct,seconds,status" >"$CSV"
+	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,probes_per_wakeup,idle_hit_pct,missed_llc_pct,missed_node_pct,left_llc_pct,llcs_full_pct,seconds,status" >"$CSV"
 srv=
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv="$srv $!" ;; esac
 # -D: netserver stays in the foreground and forks per test

@@ -59,6 +59,9 @@ END {
 		printf "missed-idle rate:   LLC %s, node %s (%d audited)\n", \
 			pct(v("audit_llc_miss"), v("audit_checks")), \
 			pct(v("audit_node_miss"), v("audit_checks")), v("audit_checks")
+	if (v("audit_checks") && ("audit_llcs_full" in d))
+		printf "LLCs full:          %s (prev and waker LLC busy, node not)\n", \
+			pct(v("audit_llcs_full"), v("audit_checks"))
 	if ("short_taken" in d)
 		printf "SIS_SHORT:          shortcut taken %s of wakeups\n", pct(v("short_taken"), w)
 	if ("core_busy" in d)

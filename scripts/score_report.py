@@ -7,7 +7,8 @@
 SCORE.CSV is what scripts/score.sh writes, read by column name: nps,
 variant, load (the benchmark), load_point (a fraction of the CPU count),
 round, boot, the figures probes_per_wakeup, idle_hit_pct, missed_llc_pct,
-missed_node_pct and left_llc_pct, and status ("ok", or "failed: why").
+missed_node_pct, left_llc_pct and llcs_full_pct (optional: n/a when
+absent), and status ("ok", or "failed: why").
 FILE is the run configuration (default: score.conf next to SCORE.CSV),
 whose nps, features, variants, benches and machine lines say what the
 run was asked for; a row naming another NPS mode, a feature outside the
@@ -49,9 +50,12 @@ METRICS = (
     ("missed_llc_pct", "missed LLC %", "miss LLC", 1),
     ("missed_node_pct", "missed node %", "miss node", 1),
     ("left_llc_pct", "left LLC %", "left LLC", 1),
+    ("llcs_full_pct", "LLCs full %", "LLCs full", 1),
 )
+# figures that results files from before the figure's time lack (n/a then)
+OPTIONAL = ("llcs_full_pct",)
 COLUMNS = ("nps", "variant", "load", "load_point", "round", "boot", "status") + \
-    tuple(m[0] for m in METRICS)
+    tuple(m[0] for m in METRICS if m[0] not in OPTIONAL)
 DEFINITIONS = (
     "probes/wakeup: CPUs select_idle_sibling() examined per wakeup; "
     "idle-hit: wakeups placed on an idle CPU; missed LLC, missed node: "
@@ -59,8 +63,11 @@ DEFINITIONS = (
     "existed in that CPU's LLC, node (the statistics patch's audit); "
     "left LLC: wakeups placed in an LLC that is neither the wakee's "
     "previous CPU's nor the waking CPU's (llc_away per wakeup: the cache "
-    "cost SIS_NODE adds, none without it).  Rates are per cent of wakeups "
-    "(missed: of audited wakeups).")
+    "cost SIS_NODE adds, none without it); LLCs full: wakeups for which "
+    "neither of those two LLCs had an idle CPU while the node had one (the "
+    "audit), each of which either misses an idle CPU or leaves both LLCs.  "
+    "Rates are per cent of wakeups (missed, LLCs full: of audited "
+    "wakeups).")
 NOISE = (
     "Noise, per NPS mode: run to run is the sd of a figure between the "
     "rounds of one boot, per cell (variant, benchmark, load point); boot to "
@@ -98,7 +105,7 @@ def number(text):
         return None
     try:
         return float(text)
-    except ValueError:
+    except (TypeError, ValueError):
         return False
 
 
@@ -157,6 +164,8 @@ class Score:
             self.failed.append(row)
             return
         for m in METRICS:
+            if row.get(m[0]) is None and m[0] in OPTIONAL:
+                row[m[0]] = "NA"
             x = number(row[m[0]])
             if x is False or (x is not None and (x < 0 or m[0].endswith("_pct") and x > 100 + PCT_SLACK)):
                 fail("%s: %s '%s' is not a %s" % (where, m[0], row[m[0]],

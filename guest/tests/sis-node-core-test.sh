@@ -97,3 +97,16 @@ if [ "${ch:-0}" -ge $((N / 2)) ] && [ "${ca:-0}" -ge $((ch * 9 / 10)) ] &&
 else
 	result sis-node-core-prev FAIL "SIS_NODE_CORE: ${na:-?} of ${nh:-?} wakeups that left the waker's LLC went into neither prev's nor the waker's LLC (want at most a tenth); SIS_NODE: ${ca:-?} of ${ch:-?} (want at least 9 in 10; at least $((N / 2)) each)"
 fi
+# The audit's LLCs full: with the waker and prev both in the full LLC 0
+# and LLC 3 idle, every wakeup meets it; with prev's LLC 2 idle but for
+# prev's CPU, none should
+fa=$(sis_stat audit_checks /tmp/nc-node-core)
+ff=$(sis_stat audit_llcs_full /tmp/nc-node-core)
+pa=$(sis_stat audit_checks /tmp/nc-prev-node-core)
+pf=$(sis_stat audit_llcs_full /tmp/nc-prev-node-core)
+if [ "${fa:-0}" -ge $((N / 2)) ] && [ "${ff:-0}" -ge $((fa * 9 / 10)) ] &&
+	[ "${pa:-0}" -ge $((N / 2)) ] && [ "${pf:-$N}" -le $((pa / 10)) ]; then
+	result sis-node-core-llcs-full ok "LLCs full in $ff of $fa audited wakeups with prev and the waker in the full LLC, $pf of $pa with prev's LLC idle"
+else
+	result sis-node-core-llcs-full FAIL "LLCs full in ${ff:-?} of ${fa:-?} audited wakeups with prev and the waker in the full LLC (want 9 in 10), ${pf:-?} of ${pa:-?} with prev's LLC idle (want at most a tenth)"
+fi

@@ -7,8 +7,9 @@
 # one hung run) with its score.conf and notes.txt; expect-report.txt and
 # expect-cover.txt are score_report.py's output for it.  Checked by hand
 # there: NPS1 SIS_CORE hackbench 1/16 has probes 1.41, 1.35, 1.34, 1.47
-# (mean 1.39, sd 0.06); the hung run shows as 3/4 in NPS4 SIS_NODE
-# netperf 2 and is listed; boot to boot is measured (two boots).
+# (mean 1.39, sd 0.06), NPS1 SIS_NODE hackbench 2 has LLCs full 4.3,
+# 3.9, 4.3, 4.6 (mean 4.3, sd 0.3); the hung run shows as 3/4 in NPS4
+# SIS_NODE netperf 2 and is listed; boot to boot is measured (two boots).
 
 # one_error NAME PATTERN CMD...: CMD fails with exactly one line on stderr,
 # which matches PATTERN
@@ -27,14 +28,15 @@ one_error() {
 
 # score_guest_driver: guest/score-guest.sh on this host with a fake
 # debugfs and a fake hackbench: a good run gives its figures, one that
-# fails, hangs (sysrq l and w, then killed at run_limit) or prints no
-# result is recorded as failed with its reason and no figures, status 3;
+# fails, hangs (sysrq 7, l, w and the old loglevel, then killed at
+# run_limit) or prints no result is recorded as failed with its reason
+# and no figures, status 3;
 # a variant with a feature the kernel lacks is skipped with one line
 score_guest_driver() {
 	local g=$tmp/score-guest kind want rc row n
 	mkdir -p "$g/bin" "$g/sis"
 	for n in calls exit_target scan_probes smt_probes llc_idle_cpu node_hits llc_away \
-		audit_checks audit_llc_miss audit_node_miss; do
+		audit_checks audit_llc_miss audit_node_miss audit_llcs_full; do
 		echo "$n 0"
 	done >"$g/sis/stats"
 	echo 0 >"$g/sis/enabled"
@@ -49,7 +51,7 @@ score_guest_driver() {
 		awk 'BEGIN { a["calls"] = 100; a["scan_probes"] = 250; a["exit_target"] = 40
 			a["llc_idle_cpu"] = 20; a["node_hits"] = 10; a["llc_away"] = 7
 			a["audit_checks"] = 80
-			a["audit_llc_miss"] = 4; a["audit_node_miss"] = 2 }
+			a["audit_llc_miss"] = 4; a["audit_node_miss"] = 2; a["audit_llcs_full"] = 6 }
 			{ print $1, $2 + a[$1] }' "$SIS_DEBUGFS/stats" >"$SIS_DEBUGFS/new"
 		mv "$SIS_DEBUGFS/new" "$SIS_DEBUGFS/stats"
 		echo "Time: 0.5"
@@ -57,10 +59,10 @@ score_guest_driver() {
 	chmod +x "$g/bin/hackbench"
 	for kind in ok fail hang silent; do
 		case $kind in
-		ok) want=",100,80,2.50,70.0,5.0,2.5,7.0,[0-9]*,ok" ;;
-		fail) want=",NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: exit status 1: hackbench: fork failed" ;;
-		hang) want=",NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: hung: killed after 2 s; stacks of all CPUs" ;;
-		silent) want=",NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: no Time: line in hackbench's output" ;;
+		ok) want=",100,80,2.50,70.0,5.0,2.5,7.0,7.5,[0-9]*,ok" ;;
+		fail) want=",NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: exit status 1: hackbench: fork failed" ;;
+		hang) want=",NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: hung: killed after 2 s; stacks of all CPUs" ;;
+		silent) want=",NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: no Time: line in hackbench's output" ;;
 		esac
 		rm -rf "$g/out"
 		mkdir -p "$g/out"
@@ -78,8 +80,8 @@ score_guest_driver() {
 		# shellcheck disable=SC2254
 		case $row in
 		"1,tip,hackbench,1/16,1,1,2,hackbench -p -g 1 -f 1 -l 2000"$want*)
-			if [ "$kind" = hang ] && [ "$(tr '\n' ' ' <"$g/sysrq")" != "l w " ]; then
-				notok "score guest driver: the hung run did not ask for sysrq l and w: $(cat "$g/sysrq")"
+			if [ "$kind" = hang ] && ! sysrq_dump_asked "$g/sysrq"; then
+				notok "score guest driver: the hung run did not ask for sysrq 7, l, w and the old loglevel: $(tr '\n' ' ' <"$g/sysrq")"
 			else
 				ok "score guest driver: a run that does '$kind' gives status $rc and '${row##*,}'"
 			fi ;;
@@ -110,6 +112,16 @@ score_tests() {
 		ok "score_report --plot writes frontier-nps1.png and frontier-nps4.png"
 	else
 		notok "score_report --plot: $(head -n2 "$tmp/score.err")"
+	fi
+	# results from before the LLCs full figure: read, that figure n/a
+	mkdir -p "$tmp/score-old"
+	cut -d, -f1-15,17- "$d/score.csv" >"$tmp/score-old/score.csv"
+	cp "$d/score.conf" "$d/notes.txt" "$tmp/score-old/"
+	if "$S/score_report.py" "$tmp/score-old/score.csv" >"$tmp/score.old" 2>&1 &&
+		grep -q '^  hackbench 2     4/4  7.98 ± 0.24 .* 14.8 ± 0.2  n/a$' "$tmp/score.old"; then
+		ok "score_report reads results without llcs_full_pct (n/a there)"
+	else
+		notok "score_report on results without llcs_full_pct: $(grep -m1 -e error -e '^  hackbench 2' "$tmp/score.old")"
 	fi
 	one_error "score_report: unknown NPS" "line 3: unknown NPS '3'" "$S/score_report.py" "$d/bad-nps.csv"
 	one_error "score_report: unknown feature" "unknown feature 'SIS_FOO' in variant 'SIS_NODE+SIS_FOO'" \
