@@ -32,9 +32,10 @@ Recorded per run: probes per wakeup, idle-hit rate, missed-idle rate in
 the LLC and in the node, and the share of wakeups placed in an LLC that
 is neither the wakee's previous CPU's nor the waking CPU's (sis.llc_away
 / sis.calls: the cache cost SIS_NODE adds; without it there are none),
-and the share of audited wakeups for which neither of those two LLCs had
-an idle CPU while the node had one (sis.audit_llcs_full: each of them
-either misses an idle CPU or leaves both LLCs).
+and the share of audited wakeups for which neither of those two LLCs in
+the chosen CPU's node had an idle CPU while that node had one
+(sis.audit_llcs_full: each of them either misses an idle CPU or leaves
+both LLCs).
 
 Environment:
   NPS       NPS modes to boot (default "1 2 4")

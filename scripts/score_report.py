@@ -64,8 +64,9 @@ DEFINITIONS = (
     "left LLC: wakeups placed in an LLC that is neither the wakee's "
     "previous CPU's nor the waking CPU's (llc_away per wakeup: the cache "
     "cost SIS_NODE adds, none without it); LLCs full: wakeups for which "
-    "neither of those two LLCs had an idle CPU while the node had one (the "
-    "audit), each of which either misses an idle CPU or leaves both LLCs.  "
+    "neither of those two LLCs in the chosen CPU's node had an idle CPU "
+    "while that node had one (the audit), each of which either misses an "
+    "idle CPU or leaves both LLCs.  "
     "Rates are per cent of wakeups (missed, LLCs full: of audited "
     "wakeups).")
 NOISE = (

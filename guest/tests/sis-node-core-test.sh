@@ -6,7 +6,8 @@
 # LLC and probes a named core of LLC 3.  Without SIS_UTIL, whose budget
 # hides the cost of busy LLCs only while it judges them overloaded.
 # Then, with the wakee's previous CPU in another LLC than its waker, that
-# SIS_NODE_CORE goes back to prev's LLC rather than to a third one.
+# SIS_NODE_CORE goes back to prev's LLC, or to the waker's, rather than to
+# a third one.
 . /lab/sis-lib.sh
 ktap_begin
 N=200
@@ -61,6 +62,18 @@ home=$w sleep=$s
 run prev-core SIS_CORE
 run prev-node-core SIS_CORE SIS_NODE_CORE
 stop_hogs
+
+# To the waker's LLC: the waker on CPU $w behind two hogs, so that
+# wake_affine() keeps the wakeup on prev's side (the waker's CPU is the
+# more loaded), the rest of LLC 0 idle, LLC 2 full with prev's CPU $s in
+# it, LLCs 1 and 3 idle.  SIS_NODE takes LLC 3, the one after prev's;
+# SIS_NODE_CORE goes to the waker's LLC 0.
+hogs "$(llc 2)"
+hogs "$w"
+hogs "$w"
+run waker-core SIS_CORE
+run waker-node-core SIS_CORE SIS_NODE_CORE
+stop_hogs
 features_restore "$saved"
 
 # probes SIS_NODE spent per wakeup that left the LLC, as "N.NN"
@@ -98,15 +111,27 @@ else
 	result sis-node-core-prev FAIL "SIS_NODE_CORE: ${na:-?} of ${nh:-?} wakeups that left the waker's LLC went into neither prev's nor the waker's LLC (want at most a tenth); SIS_NODE: ${ca:-?} of ${ch:-?} (want at least 9 in 10; at least $((N / 2)) each)"
 fi
 # The audit's LLCs full: with the waker and prev both in the full LLC 0
-# and LLC 3 idle, every wakeup meets it; with prev's LLC 2 idle but for
-# prev's CPU, none should
+# and LLC 3 idle, each of the N wakeups meets it; with prev's LLC 2 idle
+# but for prev's CPU, none should.  The audit also sees the wakeups of
+# other tasks (the shell, kworkers), hence N, not the audited count.
 fa=$(sis_stat audit_checks /tmp/nc-node-core)
 ff=$(sis_stat audit_llcs_full /tmp/nc-node-core)
 pa=$(sis_stat audit_checks /tmp/nc-prev-node-core)
 pf=$(sis_stat audit_llcs_full /tmp/nc-prev-node-core)
-if [ "${fa:-0}" -ge $((N / 2)) ] && [ "${ff:-0}" -ge $((fa * 9 / 10)) ] &&
-	[ "${pa:-0}" -ge $((N / 2)) ] && [ "${pf:-$N}" -le $((pa / 10)) ]; then
-	result sis-node-core-llcs-full ok "LLCs full in $ff of $fa audited wakeups with prev and the waker in the full LLC, $pf of $pa with prev's LLC idle"
+if [ "${ff:-0}" -ge $((N * 9 / 10)) ] && [ "${ff:-0}" -le "${fa:-0}" ] &&
+	[ "${pa:-0}" -ge "$N" ] && [ "${pf:-$N}" -le $((N / 10)) ]; then
+	result sis-node-core-llcs-full ok "LLCs full in $ff of $fa audited wakeups ($N of the pair) with prev and the waker in the full LLC, $pf of $pa with prev's LLC idle"
 else
-	result sis-node-core-llcs-full FAIL "LLCs full in ${ff:-?} of ${fa:-?} audited wakeups with prev and the waker in the full LLC (want 9 in 10), ${pf:-?} of ${pa:-?} with prev's LLC idle (want at most a tenth)"
+	result sis-node-core-llcs-full FAIL "LLCs full in ${ff:-?} of ${fa:-?} audited wakeups ($N of the pair) with prev and the waker in the full LLC (want 9 in 10 of $N), ${pf:-?} of ${pa:-?} with prev's LLC idle (want at most $((N / 10)))"
+fi
+# With prev's LLC full, SIS_NODE_CORE takes the waker's LLC, not a third
+ca=$(sis_stat llc_away /tmp/nc-waker-core)
+ch=$(sis_stat node_hits /tmp/nc-waker-core)
+na=$(sis_stat llc_away /tmp/nc-waker-node-core)
+nh=$(sis_stat node_hits /tmp/nc-waker-node-core)
+if [ "${ch:-0}" -ge $((N / 2)) ] && [ "${ca:-0}" -ge $((ch * 9 / 10)) ] &&
+	[ "${nh:-0}" -ge $((N / 2)) ] && [ "${na:-$N}" -le $((nh / 10)) ]; then
+	result sis-node-core-waker ok "$nh wakeups left prev's full LLC, $na of them into neither prev's nor the waker's LLC; SIS_NODE: $ca of $ch"
+else
+	result sis-node-core-waker FAIL "SIS_NODE_CORE: ${na:-?} of ${nh:-?} wakeups that left prev's LLC went into neither prev's nor the waker's LLC (want at most a tenth); SIS_NODE: ${ca:-?} of ${ch:-?} (want at least 9 in 10; at least $((N / 2)) each)"
 fi
