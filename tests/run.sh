@@ -246,6 +246,28 @@ refresh_refuses_edited_stack() {
 	fi
 }
 
+# cover_letter_numbers: the cover letter's patch numbers match the series
+# (patch N is its Nth line): the documentation and kselftest patches are
+# where it says, and its feature table cites every patch before them (it
+# once still said patch 15 for the documentation after a patch was added)
+cover_letter_numbers() {
+	local c=$top/Documentation/cover-letter.txt nd nk last pd pk
+	nd=$(sed -n 's/^Patch \([0-9]*\) documents the features.*/\1/p' "$c")
+	nk=$(sed -n 's/.*patch \([0-9]*\) adds a kselftest.*/\1/p' "$c")
+	last=$(grep -o '(patch[es]* [0-9-]*)' "$c" | grep -o '[0-9]*)' | tr -d ')' | sort -n | tail -n1)
+	pd=$(series_patches | sed -n "${nd:-0}p")
+	pk=$(series_patches | sed -n "${nk:-0}p")
+	case $pd:$pk in
+	*-Documentation-*:*-selftests-*)
+		if [ "$last" = $((nd - 1)) ]; then
+			ok "cover letter: patch $nd is $pd, patch $nk is $pk, its table cites patches up to $last"
+		else
+			notok "cover letter: its table cites patches up to ${last:-none}, the documentation is patch $nd"
+		fi ;;
+	*) notok "cover letter: patch ${nd:-?} is '$pd' (want the documentation), patch ${nk:-?} is '$pk' (want the kselftest)" ;;
+	esac
+}
+
 # sysrq_dump_asked FILE: FILE (a fake sysrq trigger) got what a guest
 # writes for a hung run: loglevel 7 (the blocked-task lines are info level
 # and the lab boots with loglevel=5), every CPU's stack, the blocked tasks,
@@ -483,6 +505,7 @@ sec_host() {
 	host_bench_programs
 	bench_driver_failures
 	refresh_refuses_edited_stack
+	cover_letter_numbers
 	# the scoreboard: its reader on fixed inputs, bad input, the guest driver
 	. "$top/tests/score/test.sh"
 	score_tests
