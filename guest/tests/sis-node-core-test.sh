@@ -98,18 +98,6 @@ if [ "${ns:-0}" -gt 0 ] && [ "$ns" -le $((N * 11 / 10)) ] && [ "${cs:-0}" -ge $(
 else
 	result sis-node-core-scans FAIL "${ns:-?} LLC scans with SIS_NODE_CORE, ${cs:-?} with SIS_CORE alone, for $N wakeups (want one per wakeup against three)"
 fi
-# The sleeper shares $s with a hog, so the waker's write may find it not
-# yet asleep: count against the wakeups that left LLC 0, not against N
-ca=$(sis_stat llc_away /tmp/nc-prev-core)
-ch=$(sis_stat node_hits /tmp/nc-prev-core)
-na=$(sis_stat llc_away /tmp/nc-prev-node-core)
-nh=$(sis_stat node_hits /tmp/nc-prev-node-core)
-if [ "${ch:-0}" -ge $((N / 2)) ] && [ "${ca:-0}" -ge $((ch * 9 / 10)) ] &&
-	[ "${nh:-0}" -ge $((N / 2)) ] && [ "${na:-$N}" -le $((nh / 10)) ]; then
-	result sis-node-core-prev ok "$nh wakeups left the waker's LLC, $na of them into neither prev's nor the waker's LLC; SIS_NODE: $ca of $ch"
-else
-	result sis-node-core-prev FAIL "SIS_NODE_CORE: ${na:-?} of ${nh:-?} wakeups that left the waker's LLC went into neither prev's nor the waker's LLC (want at most a tenth); SIS_NODE: ${ca:-?} of ${ch:-?} (want at least 9 in 10; at least $((N / 2)) each)"
-fi
 # The audit's LLCs full: with the waker and prev both in the full LLC 0
 # and LLC 3 idle, each of the N wakeups meets it; with prev's LLC 2 idle
 # but for prev's CPU, none should.  The audit also sees the wakeups of
@@ -124,14 +112,23 @@ if [ "${ff:-0}" -ge $((N * 9 / 10)) ] &&
 else
 	result sis-node-core-llcs-full FAIL "LLCs full in ${ff:-?} of ${fa:-?} audited wakeups ($N of the pair) with prev and the waker in the full LLC (want 9 in 10 of $N), ${pf:-?} of ${pa:-?} with prev's LLC idle (want at most $((N / 10)))"
 fi
-# With prev's LLC full, SIS_NODE_CORE takes the waker's LLC, not a third
-ca=$(sis_stat llc_away /tmp/nc-waker-core)
-ch=$(sis_stat node_hits /tmp/nc-waker-core)
-na=$(sis_stat llc_away /tmp/nc-waker-node-core)
-nh=$(sis_stat node_hits /tmp/nc-waker-node-core)
-if [ "${ch:-0}" -ge $((N / 2)) ] && [ "${ca:-0}" -ge $((ch * 9 / 10)) ] &&
-	[ "${nh:-0}" -ge $((N / 2)) ] && [ "${na:-$N}" -le $((nh / 10)) ]; then
-	result sis-node-core-waker ok "$nh wakeups left prev's full LLC, $na of them into neither prev's nor the waker's LLC; SIS_NODE: $ca of $ch"
-else
-	result sis-node-core-waker FAIL "SIS_NODE_CORE: ${na:-?} of ${nh:-?} wakeups that left prev's LLC went into neither prev's nor the waker's LLC (want at most a tenth); SIS_NODE: ${ca:-?} of ${ch:-?} (want at least 9 in 10; at least $((N / 2)) each)"
-fi
+# away CASE LEFT: of the wakeups that left LEFT (the waker's or prev's
+# full LLC) in run CASE-node-core, at most a tenth went into neither
+# prev's nor the waker's LLC, where SIS_NODE (run CASE-core) sent at
+# least 9 in 10.  The sleeper shares $s with a hog, so the waker's write
+# may find it not yet asleep: count against the wakeups that left, not N.
+away() {
+	ca=$(sis_stat llc_away "/tmp/nc-$1-core")
+	ch=$(sis_stat node_hits "/tmp/nc-$1-core")
+	na=$(sis_stat llc_away "/tmp/nc-$1-node-core")
+	nh=$(sis_stat node_hits "/tmp/nc-$1-node-core")
+	if [ "${ch:-0}" -ge $((N / 2)) ] && [ "${ca:-0}" -ge $((ch * 9 / 10)) ] &&
+		[ "${nh:-0}" -ge $((N / 2)) ] && [ "${na:-$N}" -le $((nh / 10)) ]; then
+		result "sis-node-core-$1" ok "$nh wakeups left $2, $na of them into neither prev's nor the waker's LLC; SIS_NODE: $ca of $ch"
+	else
+		result "sis-node-core-$1" FAIL "SIS_NODE_CORE: ${na:-?} of ${nh:-?} wakeups that left $2 went into neither prev's nor the waker's LLC (want at most a tenth); SIS_NODE: ${ca:-?} of ${ch:-?} (want at least 9 in 10; at least $((N / 2)) each)"
+	fi
+}
+away prev "the waker's LLC"
+# with prev's LLC full, SIS_NODE_CORE takes the waker's LLC, not a third
+away waker "prev's full LLC"
