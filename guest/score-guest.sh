@@ -169,7 +169,6 @@ emit() {
 		function pc(s) { sub("%,?$", "", s); return s == "n/a" ? "" : s }
 		$1 == "sis.calls" { calls = $2 }
 		$1 == "sis.llc_away" { left = $2; has = 1 }
-		$1 == "sis.audit_checks" { checks = $2 }
 		$1 == "sis.audit_llcs_full" { full = $2; hasf = 1 }
 		/^probes per wakeup:/ { pp = ($4 == "n/a") ? "" : $4 }
 		/^idle-hit rate:/ { hit = pc($3) }
@@ -178,7 +177,7 @@ emit() {
 			# wakeups placed in an LLC that is neither the one of prev nor the waker
 			lp = (has && calls) ? sprintf("%.1f", 100 * left / calls) : "NA"
 			# audited wakeups whose prev and waker LLCs had no idle CPU, the node one
-			fp = (hasf && checks) ? sprintf("%.1f", 100 * full / checks) : "NA"
+			fp = (hasf && aud) ? sprintf("%.1f", 100 * full / aud) : "NA"
 			printf "%s %s %s %s %s %s %s %s\n", calls + 0, aud + 0, pp == "" ? "NA" : pp,
 				hit == "" ? "NA" : hit, llc == "" ? "NA" : llc,
 				node == "" ? "NA" : node, lp, fp
