@@ -35,6 +35,11 @@ status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
   --boot-limit SEC  the same when the guest has not reached user space
                   (printed LAB-BOOTED) after SEC seconds (default 0: no
                   limit)
+  --cost FILE     run the sis-cost TCG plugin (build-cost-plugin.sh;
+                  \$COST_PLUGIN overrides it) on the kernel's
+                  scheduler functions (cost-map.sh: the kernel must sit
+                  in its build directory, with System.map); its reports
+                  are appended to FILE
   -v              copy the console to stdout as well
 LAB_MACHINE_OPTS adds -machine options.
 LAB_GUEST_BINS lists host programs copied into the guest with their
@@ -49,7 +54,7 @@ STALL_TIMEOUT=300 WATCHDOG_THRESH=60 HUNG_TASK_TIMEOUT=600
 BOOT_TIMEOUT=1800 MEM_PER_NODE=512
 kernel=$LAB_OUT/obj-qemu/arch/x86/boot/bzImage
 initrd='' log='' out='' append='' mem='' timeout=$BOOT_TIMEOUT verbose=0
-boot_limit=0
+boot_limit=0 cost='' plugin_arg=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
@@ -64,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--mem) need_value "$@"; mem=$2; shift 2 ;;
 	--timeout) need_value "$@"; timeout=$2; shift 2 ;;
 	--boot-limit) need_value "$@"; boot_limit=$2; shift 2 ;;
+	--cost) need_value "$@"; cost=$2; shift 2 ;;
 	-v) verbose=1; shift ;;
 	--) shift; break ;;
 	-*) usage >&2; exit 2 ;;
@@ -85,6 +91,22 @@ if [ -z "${QEMU:-}" ]; then
 fi
 [ -n "$QEMU" ] && [ -x "$QEMU" ] ||
 	die "QEMU not found (apt-get install qemu-system-x86, or set QEMU=)"
+
+# the cost plugin: built for this QEMU, mapped onto this kernel
+if [ -n "$cost" ]; then
+	kobj=${kernel%/arch/x86/boot/bzImage}
+	[ "$kobj" != "$kernel" ] && [ -f "$kobj/System.map" ] ||
+		die "--cost needs the kernel in its build directory with its System.map ($kernel has none beside it)"
+	plugin=${COST_PLUGIN:-$("$LAB_TOP/scripts/build-cost-plugin.sh" --qemu "$QEMU")} || exit
+	qver=$("$QEMU" --version | sed -n '1s/^QEMU emulator version \([0-9.]*\).*/\1/p')
+	pver=$(sed -n 's/^qemu=//p' "${plugin%.so}.info" 2>/dev/null)
+	papi=$(sed -n 's/^api=//p' "${plugin%.so}.info" 2>/dev/null)
+	[ "$pver" = "$qver" ] ||
+		die "the cost plugin $plugin was built for QEMU ${pver:-unknown} (plugin API ${papi:-unknown}), this QEMU is $qver: build it with build-cost-plugin.sh --qemu $QEMU"
+	mkdir -p "$(dirname "$cost")"
+	"$LAB_TOP/scripts/cost-map.sh" "$kobj" >"$cost.map" || exit
+	plugin_arg=$plugin,map=$cost.map,out=$cost
+fi
 
 madt=
 if [ "$MODEL" = milan ]; then
@@ -166,6 +188,7 @@ cmdline="$cmdline sched_verbose $append"
 # the monitor lets a timeout ask the guest where it is stuck (sysrq)
 set -- "$@" -display none -no-reboot -monitor "unix:$work/monitor,server=on,wait=off" \
 	-kernel "$kernel" -initrd "$work/initrd" -append "$cmdline"
+[ -z "$plugin_arg" ] || set -- "$@" -plugin "$plugin_arg"
 
 # watchdog PID: after $timeout s, or after $boot_limit s without reaching
 # user space (LAB-BOOTED), write QEMU's registers of every vCPU to

@@ -110,19 +110,23 @@ apt_mirror() {
 	printf '%s\n' "${uri%/}"
 }
 
-# private_apt DIR SUITE...: prepare a private apt state directory that
-# knows only the given suites and print the APT_CONFIG file to use with
-# apt-get/apt-cache, so the machine's own apt configuration and package
-# lists are left untouched.
+# private_apt [--src] DIR SUITE...: prepare a private apt state directory
+# that knows only the given suites (their source packages too with --src)
+# and print the APT_CONFIG file to use with apt-get/apt-cache, so the
+# machine's own apt configuration and package lists are left untouched.
 private_apt() {
-	local dir=$1 mirror s
+	local types=deb dir mirror s t
+	[ "$1" != --src ] || { types="deb deb-src"; shift; }
+	dir=$1
 	shift
 	mirror=$(apt_mirror)
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	: >"$dir/sources.list"
 	for s in "$@"; do
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $s main" \
-			>>"$dir/sources.list"
+		for t in $types; do
+			echo "$t [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $s main" \
+				>>"$dir/sources.list"
+		done
 	done
 	cat >"$dir/apt.conf" <<EOT
 Dir::Etc::SourceList "$dir/sources.list";

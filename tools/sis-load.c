@@ -31,6 +31,10 @@
  *                                           BUSY busy with hogs of the same
  *                                           process
  *
+ *   sis-load [-c CPULIST] getppid CALLS      CALLS getppid() system calls
+ *                                           and nothing else: a known
+ *                                           count for the cost plugin
+ *
  * -c pins the process (both processes of a pair) to CPULIST ("0-7,9").
  * -i runs it SCHED_IDLE and -k gives it a core-scheduling cookie of its
  * own (prctl PR_SCHED_CORE).  In wakeups mode -i applies to the sleeper
@@ -52,6 +56,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -76,7 +81,8 @@ static void usage(void)
 		"usage: sis-load [-i] [-k] [-w] [-c CPULIST] spin SECONDS\n"
 		"       sis-load [-i] [-k] [-c CPULIST] pingpong|tcppingpong LOOPS [PARTNER [WARMUP]]\n"
 		"       sis-load [-i] [-k] -c HOME [-b BUSY] [-s SLEEP] wakeups LOOPS WIDE\n"
-		"       sis-load [-i] [-k] -c HOME rehome LOOPS WIDE\n");
+		"       sis-load [-i] [-k] -c HOME rehome LOOPS WIDE\n"
+		"       sis-load [-c CPULIST] getppid CALLS\n");
 	exit(2);
 }
 
@@ -353,6 +359,12 @@ int main(int argc, char **argv)
 		pingpong(number(argv[i + 1]), argc - i > 2 ? argv[i + 2] : NULL,
 			 argc - i > 3 ? number(argv[i + 3]) : 0,
 			 !strcmp(argv[i], "tcppingpong"), NULL);
+		return 0;
+	}
+	if (argc - i == 2 && !strcmp(argv[i], "getppid")) {
+		/* the libc wrapper may be a vDSO or cached call one day */
+		for (long n = number(argv[i + 1]); n > 0; n--)
+			syscall(SYS_getppid);
 		return 0;
 	}
 	if (argc - i != 2 || strcmp(argv[i], "spin"))

@@ -1,0 +1,30 @@
+#!/bin/sh
+# The guest half of the cost plugin's test (tests/run.sh checks the
+# plugin's reports on the host): known work between markers.  Marks, in
+# order (the plugin numbers its reports from 0 at the first marker run):
+#   0..1  sis-load getppid N      (N calls)
+#   1..2  sis-load getppid 2N     (twice the calls)
+#   2..3  one short hackbench run under sis-stats.sh (a scheduler load)
+# Prints "cost-test: marks 4" at the end, the count the host compares with
+# the plugin's.  The guest sees nothing of the counts; its only results
+# are that the loads ran.
+. /lab/sis-lib.sh
+N=${1:-20000}
+ktap_begin
+m=0
+mark() {
+	hostname "sis-cost-$m"
+	m=$((m + 1))
+}
+
+mark
+sis-load -c 1 getppid "$N" && r1=ok || r1=FAIL
+mark
+sis-load -c 1 getppid "$((2 * N))" && r2=ok || r2=FAIL
+mark
+hackbench -p -g 1 -f 8 -l 50 >/tmp/cost-hb 2>&1 && r3=ok || r3=FAIL
+mark
+result "cost-getppid-runs" "$r1"
+result "cost-getppid-2x-runs" "$r2"
+result "cost-hackbench-runs" "$r3" "$(grep '^Time' /tmp/cost-hb)"
+echo "cost-test: marks $m, getppid $N"

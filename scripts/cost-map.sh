@@ -1,0 +1,70 @@
+#!/bin/bash
+# Write the sis-cost plugin's map of a kernel build: the address range of
+# every function of kernel/sched, and the marker's entry.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# the marker: a system call that no benchmark makes; the guest runs
+# "hostname NAME" (cost_mark in guest/sis-lib.sh) to make the plugin report
+COST_MARKER=__x64_sys_sethostname
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [--help] [--also NAME,...] OBJDIR
+
+OBJDIR is a kernel build directory (build/obj-qemu): its System.map gives
+every text symbol's address, and the symbols that kernel/sched/*.o define
+say which functions are the scheduler's.  A function ends where the next
+text symbol starts.  Prints "START END f NAME" per function and
+"START END m $COST_MARKER" for the marker, as the plugin reads them.
+A name that kernel/sched defines fewer times than System.map lists it
+(a static function of the same name elsewhere) keeps every address; their
+count goes to stderr.  --also adds the named functions of any other
+code (a test's known path: __x64_sys_getppid).
+EOT
+}
+case ${1:-} in
+--help) usage; exit 0 ;;
+''|-*) usage >&2; exit 2 ;;
+esac
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+obj=$1
+[ -f "$obj/System.map" ] || die "no System.map in $obj (not a built kernel: run make build)"
+objs=$(ls "$obj"/kernel/sched/*.o 2>/dev/null | grep -v '\.mod\.o$' || true)
+[ -n "$objs" ] || die "no kernel/sched/*.o in $obj"
+command -v nm >/dev/null || die "nm is not installed (binutils)"
+
+# shellcheck disable=SC2086
+{ nm --defined-only $objs | awk '$2 ~ /^[tTwW]$/ { print $3 }'
+	printf '%s\n' "$also" | tr ',' '\n' | sed '/^$/d'; } |
+	awk -v marker="$COST_MARKER" -v sysmap="$obj/System.map" '
+	{ want[$1]++ }
+	END {
+		n = 0
+		while ((getline l < sysmap) > 0) {
+			split(l, f, " ")
+			if (f[2] !~ /^[tTwW]$/)
+				continue
+			addr[n] = f[1]; name[n] = f[3]; n++
+		}
+		if (!n) { print "System.map has no text symbols" > "/dev/stderr"; exit 1 }
+		# System.map is sorted by address
+		found = 0
+		for (i = 0; i < n; i++) {
+			if (name[i] == marker) {
+				end = (i + 1 < n) ? addr[i + 1] : addr[i]
+				printf "%s %s m %s\n", addr[i], end, name[i]
+				found = 1
+			}
+			if (!(name[i] in want) || i + 1 == n || addr[i + 1] == addr[i])
+				continue
+			printf "%s %s f %s\n", addr[i], addr[i + 1], name[i]
+			seen[name[i]]++
+		}
+		for (s in seen)
+			if (seen[s] > want[s])
+				extra += seen[s] - want[s]
+		if (extra)
+			printf "%d addresses of kernel/sched names belong to other code too\n", extra > "/dev/stderr"
+		if (!found) { print "no " marker " in System.map" > "/dev/stderr"; exit 1 }
+	}'

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Read the sis-cost plugin's reports and turn them into cost figures.
+
+The plugin (tools/cost-plugin/sis-cost.c) appends, at each marker run and
+at exit, the cumulative counts of every kernel/sched function:
+
+    mark SEQ WHY
+    f NAME INSNS CALLS XFER UPGR ACC
+    total INSNS
+    [inline INSNS]
+    end SEQ
+
+A run's figures are the difference between the marks before and after it,
+summed into the groups of tools/cost-plugin/groups.
+"""
+import argparse
+import csv
+import fnmatch
+import os
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GROUPS = os.path.join(TOP, 'tools', 'cost-plugin', 'groups')
+FIELDS = ('insns', 'calls', 'xfer', 'upgr', 'acc')
+# the figures one run gets, in CSV column order: instructions per wakeup of
+# placement, upkeep, placement + upkeep and all of kernel/sched; those per
+# unit of the job's work; line transfers per wakeup (placement + upkeep,
+# all of kernel/sched)
+COLUMNS = ('place_ipw', 'upkeep_ipw', 'pu_ipw', 'sched_ipw', 'sched_ipu',
+           'pu_xpw', 'sched_xpw')
+# a wakeup's placement starts here (every kernel: called through the
+# sched class, so never inlined); a context switch here
+WAKEUP_FN = 'select_task_rq_fair'
+SWITCH_FN = '__schedule'
+
+
+class CostError(Exception):
+    pass
+
+
+def read_groups(path=GROUPS):
+    groups = []
+    with open(path) as f:
+        for line in f:
+            words = line.split('#', 1)[0].split()
+            if words:
+                groups.append((words[0], words[1:]))
+    return groups
+
+
+def group_of(name, groups):
+    for g, globs in groups:
+        if any(fnmatch.fnmatchcase(name, p) for p in globs):
+            return g
+    return 'other'
+
+
+def read_marks(path):
+    """The reports of one plugin output file, as a list indexed by SEQ:
+    each a dict with 'why', 'fns' {name: [insns, calls, xfer, upgr, acc]},
+    'total' and 'inline' (None where the QEMU gives none)."""
+    marks = []
+    cur = None
+    try:
+        f = open(path)
+    except OSError as e:
+        raise CostError(f'cannot read {path}: {e.strerror}')
+    with f:
+        for n, line in enumerate(f, 1):
+            w = line.split()
+            if not w or w[0].startswith('#'):
+                continue
+            try:
+                if w[0] == 'mark':
+                    if cur is not None or int(w[1]) != len(marks):
+                        raise ValueError
+                    cur = {'why': w[2] if len(w) > 2 else '', 'fns': {},
+                           'total': None, 'inline': None}
+                elif w[0] == 'f' and cur is not None:
+                    v = [int(x) for x in w[2:7]]
+                    if len(v) != 5:
+                        raise ValueError
+                    old = cur['fns'].get(w[1])
+                    cur['fns'][w[1]] = [a + b for a, b in zip(old, v)] if old else v
+                elif w[0] in ('total', 'inline') and cur is not None:
+                    cur[w[0]] = int(w[1])
+                elif w[0] == 'untracked-vcpus' and cur is not None:
+                    cur['untracked'] = int(w[1])
+                elif w[0] == 'end' and cur is not None:
+                    if int(w[1]) != len(marks):
+                        raise ValueError
+                    marks.append(cur)
+                    cur = None
+                else:
+                    raise ValueError
+            except (ValueError, IndexError):
+                raise CostError(f'{path}:{n}: not a sis-cost report line: {line.strip()}')
+    if cur is not None:
+        raise CostError(f'{path}: the last report is cut short (no end line)')
+    return marks
+
+
+def delta(marks, a, b):
+    """Per-function counts between marks a and b (b later)."""
+    if not (0 <= a < b < len(marks)):
+        raise CostError(f'no marks {a} and {b} (the output has {len(marks)})')
+    fa, fb = marks[a]['fns'], marks[b]['fns']
+    d = {}
+    for name, vb in fb.items():
+        va = fa.get(name, [0] * 5)
+        diff = [y - x for x, y in zip(va, vb)]
+        if any(x < 0 for x in diff):
+            raise CostError(f'counts of {name} fall between marks {a} and {b}')
+        if any(diff):
+            d[name] = diff
+    return d
+
+
+def sums(d, groups):
+    """Group totals of a delta: {group: {field: n}}, with 'sched' for all."""
+    out = {}
+    for name, v in d.items():
+        for g in (group_of(name, groups), 'sched'):
+            t = out.setdefault(g, dict.fromkeys(FIELDS, 0))
+            for k, x in zip(FIELDS, v):
+                t[k] += x
+    return out
+
+
+def figures(d, groups, work=None):
+    """The COLUMNS of one run, as strings ('NA' where there is no figure)."""
+    s = sums(d, groups)
+
+    def get(g, k):
+        return s.get(g, {}).get(k, 0)
+    wake = d.get(WAKEUP_FN, [0, 0])[1]
+    if not wake:
+        return dict.fromkeys(COLUMNS, 'NA')
+
+    def per(x, n):
+        return f'{x / n:.1f}' if n else 'NA'
+    return {
+        'place_ipw': per(get('placement', 'insns'), wake),
+        'upkeep_ipw': per(get('upkeep', 'insns'), wake),
+        'pu_ipw': per(get('placement', 'insns') + get('upkeep', 'insns'), wake),
+        'sched_ipw': per(get('sched', 'insns'), wake),
+        'sched_ipu': per(get('sched', 'insns'), work) if work else 'NA',
+        'pu_xpw': f"{(get('placement', 'xfer') + get('upkeep', 'xfer')) / wake:.3f}",
+        'sched_xpw': f"{get('sched', 'xfer') / wake:.3f}",
+    }
+
+
+def guest_marks(marks):
+    return [i for i, m in enumerate(marks) if m['why'] == 'guest']
+
+
+def cmd_show(args):
+    marks = read_marks(args.out)
+    g = guest_marks(marks)
+    a = args.a if args.a is not None else (g[0] if g else 0)
+    b = args.b if args.b is not None else (g[-1] if len(g) > 1 else len(marks) - 1)
+    d = delta(marks, a, b)
+    groups = read_groups()
+    s = sums(d, groups)
+    wake = d.get(WAKEUP_FN, [0, 0])[1]
+    sw = d.get(SWITCH_FN, [0, 0])[1]
+    print(f'marks {a}..{b}: {wake} wakeup placements ({WAKEUP_FN} calls), '
+          f'{sw} context switches ({SWITCH_FN} calls)')
+    print(f"{'group':<10} {'insns':>12} {'per wakeup':>11} {'transfers':>10} "
+          f"{'per wakeup':>11} {'upgrades':>9}")
+    for name in [x for x, _ in groups] + ['other', 'sched']:
+        t = s.get(name)
+        if not t:
+            continue
+        pw = f"{t['insns'] / wake:.1f}" if wake else 'n/a'
+        px = f"{t['xfer'] / wake:.3f}" if wake else 'n/a'
+        print(f"{name:<10} {t['insns']:>12} {pw:>11} {t['xfer']:>10} {px:>11} {t['upgr']:>9}")
+    if args.top:
+        print(f'top {args.top} functions by instructions:')
+        for name, v in sorted(d.items(), key=lambda kv: -kv[1][0])[:args.top]:
+            print(f'  {name:<40} {v[0]:>12} {group_of(name, groups)}')
+    ma, mb = marks[a], marks[b]
+    if ma['inline'] is not None and mb['inline'] is not None:
+        exact = mb['total'] - ma['total']
+        inl = mb['inline'] - ma['inline']
+        lost = 100.0 * (exact - inl) / exact if exact else 0.0
+        print(f'inline adds counted {inl} of {exact} instructions ({lost:.2f}% lost to races)')
+    return 0
+
+
+def cmd_attach(args):
+    """Add the COLUMNS to every row of a score CSV from its cost_from and
+    cost_to marks (NA where a row has none or failed)."""
+    groups = read_groups()
+    marks = read_marks(args.out) if os.path.exists(args.out) else None
+    with open(args.csv, newline='') as f:
+        rows = list(csv.DictReader(f))
+        fields = list(rows[0].keys()) if rows else []
+    for c in COLUMNS:
+        if c not in fields:
+            fields.append(c)
+    for r in rows:
+        fig = dict.fromkeys(COLUMNS, 'NA')
+        a, b = r.get('cost_from', 'NA'), r.get('cost_to', 'NA')
+        if marks is not None and r.get('status') == 'ok' and a not in ('', 'NA'):
+            work = r.get('work', 'NA')
+            work = float(work) if work not in ('', 'NA') else None
+            fig = figures(delta(marks, int(a), int(b)), groups, work)
+        for c in COLUMNS:
+            if r.get(c, 'NA') in ('', 'NA'):
+                r[c] = fig[c]
+    tmp = args.csv + '.tmp'
+    with open(tmp, 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator='\n')
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, args.csv)
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    p = sub.add_parser('show', help='group totals between two marks')
+    p.add_argument('out', help='the plugin output file')
+    p.add_argument('a', nargs='?', type=int, help='first mark (default: the first guest mark)')
+    p.add_argument('b', nargs='?', type=int, help='last mark (default: the last guest mark)')
+    p.add_argument('--top', type=int, default=0, help='also list the N costliest functions')
+    p.set_defaults(fn=cmd_show)
+    p = sub.add_parser('attach', help="add the cost columns to a score CSV's rows")
+    p.add_argument('csv')
+    p.add_argument('out', help='the plugin output file of the boot that wrote the CSV')
+    p.set_defaults(fn=cmd_attach)
+    args = ap.parse_args(argv)
+    try:
+        return args.fn(args)
+    except CostError as e:
+        print(f'sis_cost.py: error: {e}', file=sys.stderr)
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
