@@ -11,7 +11,7 @@
 #
 # KNOBS ("NAME=VALUE,VALUE... ...", e.g. llc_balancing=0,1) adds a
 # dimension: every variant runs with each combination of the values of the
-# sched debugfs knobs named (/sys/kernel/debug/sched/NAME, a directory
+# sched debugfs knobs named ($LAB_SCHED_DEBUGFS/NAME, a directory
 # meaning its "enabled" file), as "VARIANT@NAME=VALUE" (tip@llc_balancing=0);
 # tip at the first value of each knob is then the base the re-runs compare
 # with.  A knob, a value or a variant this kernel lacks is refused before
@@ -26,13 +26,14 @@
 # + 20 x runtime), audit (1: sis-stats.sh --audit, the missed-idle rates)
 # and netperf_port.  The results keep it.  Environment: OUT (default
 # $LAB_DIR/out), LAB_DIR (default /lab: where sis-lib.sh, bench-stats.awk
-# and bench-meta.txt live), BENCH_SCHED_DEBUGFS (default
-# /sys/kernel/debug/sched, where the knobs are), BENCH_SYSRQ (the sysrq
-# trigger, for the lab's tests).
+# and bench-meta.txt live), LAB_SCHED_DEBUGFS (sis-lib.sh: the sched
+# debugfs, default /sys/kernel/debug/sched, where the features, the SIS
+# statistics and the knobs are), BENCH_SYSRQ (the sysrq trigger, for the
+# lab's tests).
 LAB_DIR=${LAB_DIR:-/lab}
 . "$LAB_DIR/sis-lib.sh"
 OUT=${OUT:-$LAB_DIR/out}
-SCHED=${BENCH_SCHED_DEBUGFS:-/sys/kernel/debug/sched}
+SCHED=$LAB_SCHED_DEBUGFS
 AWK="awk"
 command -v mawk >/dev/null && AWK=mawk
 

@@ -1,8 +1,23 @@
 # Helpers shared by the guest tests and drivers; sourced.
-# the sched features file and the statistics directory; the lab's host
-# tests point them at fakes (SIS_DEBUGFS as for sis-stats.sh)
-F=${SCHED_FEATURES:-/sys/kernel/debug/sched/features}
-D=${SIS_DEBUGFS:-/sys/kernel/debug/sched/sis}
+# LAB_SCHED_DEBUGFS (default /sys/kernel/debug/sched) is the one place the
+# guest code takes the kernel's sched debugfs from: the features file F,
+# the SIS statistics directory D, the domains and the knobs under it.  The
+# lab's host tests point it at a fake, so that no test reads or writes the
+# host's own.  Exported, with D as SIS_DEBUGFS, for the scripts started
+# from here (sis-stats.sh reads SIS_DEBUGFS).  The old names SIS_DEBUGFS
+# and SCHED_FEATURES are taken only where they say the same.
+case ${LAB_SCHED_DEBUGFS:-}:${SIS_DEBUGFS:-} in
+:?*/sis) LAB_SCHED_DEBUGFS=${SIS_DEBUGFS%/sis} ;;
+esac
+LAB_SCHED_DEBUGFS=${LAB_SCHED_DEBUGFS:-/sys/kernel/debug/sched}
+F=$LAB_SCHED_DEBUGFS/features
+D=$LAB_SCHED_DEBUGFS/sis
+if [ "${SIS_DEBUGFS:-$D}" != "$D" ] || [ "${SCHED_FEATURES:-$F}" != "$F" ]; then
+	echo "sis-lib.sh: SIS_DEBUGFS and SCHED_FEATURES must be \$LAB_SCHED_DEBUGFS/sis and /features ($LAB_SCHED_DEBUGFS): set LAB_SCHED_DEBUGFS alone" >&2
+	exit 2
+fi
+SIS_DEBUGFS=$D
+export LAB_SCHED_DEBUGFS SIS_DEBUGFS
 
 # The guest tests speak KTAP (Documentation/dev-tools/ktap.rst): each test
 # script calls ktap_begin once, then result NAME ok|FAIL [DETAIL] per

@@ -13,7 +13,8 @@
 # first patch).
 # in one awk pass: a process per file takes minutes at 256 CPUs under TCG.
 set -eu
-D=/sys/kernel/debug/sched/domains
+. "$(dirname "$0")/sis-lib.sh"
+D=$LAB_SCHED_DEBUGFS/domains
 [ -d "$D" ] || { echo "no $D (boot with sched_verbose)" >&2; exit 1; }
 nodes=$(cd /sys/devices/system/node && echo node[0-9]*)
 

@@ -16,7 +16,7 @@ EOT
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 	kmod quilt ccache busybox-static qemu-system-x86 file perl rt-tests
-	linux-perf dbench mawk gnuplot-nox python3 python3-numpy python3-scipy
+	linux-perf dbench mawk gnuplot-nox python3 python3-numpy python3-scipy strace
 	git git-email libmailtools-perl"
 missing=
 for p in $pkgs; do

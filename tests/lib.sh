@@ -92,6 +92,58 @@ csv_cols() {
 		}' "$f"
 }
 
+# descendants PID: PID and every process below it, one a line
+descendants() {
+	ps -e -o pid=,ppid= | awk -v r="$1" '{ p[$1] = $2 }
+		END {
+			s[r] = 1
+			do {
+				n = 0
+				for (c in p)
+					if (!(c in s) && (p[c] in s)) { s[c] = 1; n++ }
+			} while (n)
+			for (c in s) print c
+		}'
+}
+
+# hang_guard LIMIT DIAG CMD...: run CMD, with LIMIT seconds as a guard
+# against a hang, far above what CMD takes on a loaded machine, never a
+# measure of its speed.  CMD still running at LIMIT has its process tree
+# (state, wait channel, arguments) and each process's kernel stack written
+# to DIAG, and is killed with every process below it: status 124 then,
+# CMD's own otherwise.
+hang_guard() {
+	local limit=$1 diag=$2 pid w rc=0
+	shift 2
+	rm -f "$diag"
+	"$@" &
+	pid=$!
+	(
+		trap 'kill "$s" 2>/dev/null; exit 0' TERM
+		sleep "$limit" &
+		s=$!
+		wait "$s"
+		kill -0 "$pid" 2>/dev/null || exit 0
+		procs=$(descendants "$pid")
+		{
+			echo "still running after $limit s:"
+			ps -o pid,ppid,stat,etime,wchan:24,args -p "$(echo $procs | tr ' ' ,)"
+			for p in $procs; do
+				[ -s "/proc/$p/stack" ] && { echo "kernel stack of $p:"; cat "/proc/$p/stack"; }
+			done
+		} >"$diag.new" 2>&1
+		mv "$diag.new" "$diag"
+		# shellcheck disable=SC2086
+		kill -KILL $procs 2>/dev/null
+	) &
+	w=$!
+	wait "$pid" || rc=$?
+	kill "$w" 2>/dev/null || true
+	wait "$w" 2>/dev/null || true
+	[ ! -e "$diag" ] || return 124
+	return "$rc"
+}
+
 # splats LOG: print kernel warnings, bugs and debug reports found in LOG
 splats() {
 	grep -E 'WARNING:|BUG:|Oops|Call Trace:|Kernel panic|possible (recursive|circular) locking|KASAN:|UBSAN:|kmemleak:.*suspected|blocked for more than|rcu_[a-z]+ (self-)?detected|detected (expedited )?stalls|hard LOCKUP|RCU stall' "$1" || true

@@ -279,6 +279,14 @@ sysrq_dump_asked() {
 	esac
 }
 
+# fake_sched DIR: a fake sched debugfs for the guest code run on this host
+# (LAB_SCHED_DEBUGFS=DIR): a features file with SIS_UTIL on and two of
+# the series' features off
+fake_sched() {
+	mkdir -p "$1"
+	echo "SIS_UTIL NO_SIS_NODE NO_SIS_CORE" >"$1/features"
+}
+
 # the benchmark programs' self-tests and the report generator (host)
 # The bench driver on this host with a fake tbench: a run that hangs, one
 # that fails and one that prints tbench's 0 MB/s are each recorded as
@@ -301,6 +309,7 @@ bench_driver_failures() {
 exec sleep 600
 ' >"$b/bin/tbench_srv"
 	chmod +x "$b/bin/tbench" "$b/bin/tbench_srv"
+	fake_sched "$b/sched"
 	for kind in hang fail zero ok; do
 		case $kind in
 		hang) want="failed: hung: killed after 2 s" ;;
@@ -314,8 +323,9 @@ exec sleep 600
 			audit=0 netperf_port=12875 >"$b/out/bench.conf"
 		: >"$b/sysrq"
 		rc=0
-		FAKE=$kind BENCH_SYSRQ=$b/sysrq LAB_DIR=$G OUT=$b/out PATH="$b/bin:$PATH" \
-			timeout 120 sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
+		FAKE=$kind LAB_SCHED_DEBUGFS=$b/sched BENCH_SYSRQ=$b/sysrq LAB_DIR=$G OUT=$b/out \
+			PATH="$b/bin:$PATH" hang_guard 1200 "$b/hung" sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
+		[ "$rc" != 124 ] || sed 's/^/# /' "$b/hung"
 		row=$(tail -n +2 "$b/out/results.csv" 2>/dev/null)
 		case $kind:$rc:$row in
 		hang:3:*",NA,"*",$want"*|fail:3:*",NA,"*",$want"*|zero:3:*",NA,"*",$want"*|ok:0:*",1,run,123.5,"*",ok")
@@ -333,7 +343,21 @@ exec sleep 600
 	mkdir -p "$b/out"
 	printf '%s\n' variants=tip benches=tbench rounds=1 verify=0 netperf_port=12875 >"$b/out/bench.conf"
 	expect_error "bench driver: a run configuration without its size" "has no size=" \
-		env LAB_DIR="$G" OUT="$b/out" sh "$G/bench-guest.sh"
+		env LAB_SCHED_DEBUGFS="$b/sched" LAB_DIR="$G" OUT="$b/out" sh "$G/bench-guest.sh"
+}
+
+# hang_guard (tests/lib.sh), the driver tests' guard: a command still
+# running at its limit is killed with what it runs, status 124, and the
+# diagnosis names the processes that were still there
+hang_guard_kills() {
+	local rc=0 t0=$SECONDS
+	hang_guard 1 "$tmp/guard" sh -c 'sleep 31; :' 2>/dev/null || rc=$?
+	if [ "$rc" = 124 ] && grep -q 'sleep 31' "$tmp/guard" && [ $((SECONDS - t0)) -lt 20 ] &&
+		! pgrep -f 'sleep 31' >/dev/null; then
+		ok "hang guard: killed at its limit, status 124, the process tree in its diagnosis ($(grep -c 'sleep 31' "$tmp/guard") lines)"
+	else
+		notok "hang guard: status $rc after $((SECONDS - t0)) s: $(head -n4 "$tmp/guard" 2>/dev/null | tr '\n' '|')"
+	fi
 }
 
 # KNOBS in the bench driver on this host, with a fake sched debugfs and a
@@ -345,6 +369,7 @@ exec sleep 600
 # directory, read back as the CSV's cells.
 bench_knobs() {
 	local b=$tmp/bk rc got want knob
+	fake_sched "$b/sched"
 	mkdir -p "$b/bin" "$b/sched/llc_balancing" "$b/sis"
 	knob=$b/sched/llc_balancing/enabled
 	echo 1 >"$knob"
@@ -360,8 +385,9 @@ bench_knobs() {
 		printf '%s\n' variants=tip "knobs=$1" benches=tbench size=tiny rounds=1 verify=0 \
 			audit=0 netperf_port=12875 >"$b/out/bench.conf"
 		rc=0
-		KNOB=$knob BENCH_SCHED_DEBUGFS=$b/sched LAB_DIR=$G OUT=$b/out PATH="$b/bin:$PATH" \
-			timeout 120 sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
+		KNOB=$knob LAB_SCHED_DEBUGFS=$b/sched BENCH_SYSRQ=$b/sysrq LAB_DIR=$G OUT=$b/out \
+			PATH="$b/bin:$PATH" hang_guard 1200 "$b/hung" sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
+		[ "$rc" != 124 ] || sed 's/^/# /' "$b/hung"
 	}
 	run_knobs llc_balancing=0,1
 	got=$(csv_cols "$b/out/results.csv" variant value 2>/dev/null | tr ',\n' ': ')
@@ -492,8 +518,63 @@ ktap_harvest() {
 	fi
 }
 
+# The host section runs the guest code on this host (bench-guest.sh,
+# score-guest.sh, sis-stats.sh, sis-lib.sh's helpers), each time with
+# LAB_SCHED_DEBUGFS and the sysrq trigger pointed at fakes.  strace follows
+# the whole section and every process it starts (trace_begin), and
+# host_state_untouched fails on any system call that named the host's
+# debugfs or sysrq trigger, whether the path exists here or not.
+
+# trace_begin FILE: strace attached to this shell from now on, following
+# every process it starts, each system call that names a file written to
+# FILE; false, with the reason in FILE.err, when it cannot attach
+trace_begin() {
+	local i me=$BASHPID
+	TRACER=
+	command -v strace >/dev/null || { echo "strace is not installed" >"$1.err"; return 1; }
+	strace -f -qq -e trace=%file -o "$1" -p "$me" 2>"$1.err" &
+	TRACER=$!
+	for i in $(seq 100); do
+		[ "$(awk '$1 == "TracerPid:" { print $2 }' "/proc/$me/status")" != "$TRACER" ] || return 0
+		kill -0 "$TRACER" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$TRACER" 2>/dev/null || true
+	wait "$TRACER" 2>/dev/null || true
+	[ -s "$1.err" ] || echo "strace did not attach within 10 s" >"$1.err"
+	TRACER=
+	return 1
+}
+
+# trace_end: strace detached
+trace_end() {
+	[ -n "${TRACER:-}" ] || return 0
+	kill "$TRACER" 2>/dev/null || true
+	wait "$TRACER" 2>/dev/null || true
+	TRACER=
+}
+
+# host_state_untouched FILE: the system calls of the trace FILE that named
+# the host's debugfs (/sys/kernel/debug: the sched features, the SIS
+# statistics, the knobs) or its sysrq trigger: none, or a failure
+host_state_untouched() {
+	local hits
+	hits=$(grep -E '^[0-9]+ +[a-z0-9_]+\(([A-Z_]+|[0-9]+), "(/sys/kernel/debug|/proc/sysrq-trigger)|^[0-9]+ +[a-z0-9_]+\("(/sys/kernel/debug|/proc/sysrq-trigger)' "$1" || true)
+	if [ -z "$hits" ]; then
+		ok "host tests: no system call named the host's /sys/kernel/debug or /proc/sysrq-trigger ($(grep -c '' "$1") file calls traced)"
+	else
+		notok "host tests: $(echo "$hits" | wc -l) system calls named the host's kernel state, first: $(echo "$hits" | head -n3 | cut -c1-160 | tr '\n' '|')"
+	fi
+}
+
 sec_host() {
 	echo "== benchmark programs and report generator (host)"
+	local traced=0
+	if trace_begin "$tmp/host.trace"; then
+		traced=1
+	else
+		notok "host tests: strace cannot follow them, host kernel state not checked: $(head -n1 "$tmp/host.trace.err")"
+	fi
 	ktap_harvest
 	if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
 		while read -r line; do
@@ -527,6 +608,7 @@ sec_host() {
 			notok "hang digest: tests/hang/${f##*/}: $(head -n3 "$tmp/diff" | tr '\n' ' ')"
 		fi
 	done
+	hang_guard_kills
 	bench_knobs
 	bench_programs_record
 	# fixed inputs with known outputs: sign rule (lower-is-better baselines
@@ -614,6 +696,8 @@ assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 4
 		env KNOBS="llc_balancing=0 llc_balancing=1" "$S/bench.sh"
 	expect_error "bench: the features as a knob" "KNOBS: features is not a knob here" \
 		env KNOBS=features=SIS_NODE "$S/bench.sh"
+	trace_end
+	[ "$traced" = 0 ] || host_state_untouched "$tmp/host.trace"
 }
 
 # checkpatch on every patch, every prefix built
