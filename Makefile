@@ -22,7 +22,7 @@ help:
 	@echo "make check-full  boot the full 256-CPU shape in NPS1, 2, 4 (slow, flaky under TCG)"
 	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=)"
 	@echo "make score       SIS scoreboard: decisions per variant under a load sweep (NPS=\"1 2 4\" SIZE= ROUNDS= BOOTS= MMC=)"
-	@echo "make mail        format the series for LKML, send-email dry run (MAIL_ARGS=--send)"
+	@echo "make mail        one posting per topic of patches/topics, send-email dry run (TOPIC= MAIL_ARGS=--send)"
 	@echo "make reliability debug kernel under hotplug, partitions, isolcpus, nosmt (slow)"
 	@echo "make clean       remove build/ except downloads and the ccache"
 
@@ -58,7 +58,7 @@ score: deps
 	@$(S)/score.sh
 
 mail: deps
-	@$(S)/mail.sh $(MAIL_ARGS)
+	@$(S)/mail.sh $(if $(TOPIC),--topic '$(TOPIC)') $(MAIL_ARGS)
 
 reliability: deps
 	@tests/reliability.sh
