@@ -20,8 +20,11 @@ SIS_DEBUGFS=$D
 export LAB_SCHED_DEBUGFS SIS_DEBUGFS
 
 # The guest tests speak KTAP (Documentation/dev-tools/ktap.rst): each test
-# script calls ktap_begin once, then result NAME ok|FAIL [DETAIL] per
-# test case; the plan and the totals follow when the script exits.  A
+# script calls ktap_begin once, then result NAME ok|FAIL|SKIP [DETAIL] per
+# test case; the plan and the totals follow when the script exits.  SKIP
+# (DETAIL: the reason) is for a case this kernel or guest cannot run, a
+# feature or a tool it lacks (require_feature, require_tool), never for
+# one that went wrong.  A
 # test script ends with exit 0, so another status means it died (a shell
 # error), which is a failed result of its own; a script killed by a
 # signal leaves no plan (tests/lib.sh ktap_results reads both on the host).  Results are counted in a file, as a test may
@@ -34,22 +37,23 @@ ktap_begin() {
 	trap ktap_end EXIT
 }
 
-# result NAME ok|FAIL [DETAIL]: one KTAP test case result line
+# result NAME ok|FAIL|SKIP [DETAIL]: one KTAP test case result line
+# ("ok N NAME # SKIP DETAIL" for SKIP)
 result() {
 	echo "$2" >>"$KTAP_COUNT"
 	_ktap_n=$(wc -l <"$KTAP_COUNT")
-	if [ "$2" = ok ]; then
-		echo "ok $_ktap_n $1${3:+ # $3}"
-	else
-		echo "not ok $_ktap_n $1${3:+ # $3}"
-	fi
+	case $2 in
+	ok) echo "ok $_ktap_n $1${3:+ # $3}" ;;
+	SKIP) echo "ok $_ktap_n $1 # SKIP${3:+ $3}" ;;
+	*) echo "not ok $_ktap_n $1${3:+ # $3}" ;;
+	esac
 }
 
 ktap_end() {
 	_rc=$?
 	[ "$_rc" = 0 ] || result "${0##*/}" FAIL "the script exited with status $_rc"
 	echo "1..$(wc -l <"$KTAP_COUNT")"
-	echo "# Totals: pass:$(grep -cx ok "$KTAP_COUNT") fail:$(grep -cvx ok "$KTAP_COUNT") xfail:0 xpass:0 skip:0 error:0"
+	echo "# Totals: pass:$(grep -cx ok "$KTAP_COUNT") fail:$(grep -cvx -e ok -e SKIP "$KTAP_COUNT") xfail:0 xpass:0 skip:$(grep -cx SKIP "$KTAP_COUNT") error:0"
 	rm -f "$KTAP_COUNT"
 }
 
@@ -199,12 +203,29 @@ features_restore() {
 	done
 }
 
-# require_feature NAME...: report a failure and end the test script unless
-# the kernel has every feature
+# require_feature NAME...: unless the kernel has every feature, report the
+# first one missing as a skipped case (named after it: SIS_NODE_CORE gives
+# sis-node-core) with the reason, and end the test script
 require_feature() {
 	for f in "$@"; do
-		if [ -z "$(feature_state "$f")" ]; then
-			result "$(echo "$f" | tr 'A-Z_' 'a-z-')" FAIL "no $f in $F"
+		if [ -z "$(feature_state "$f" 2>/dev/null)" ]; then
+			if [ -r "$F" ]; then
+				result "$(echo "$f" | tr 'A-Z_' 'a-z-')" SKIP "no $f in $F"
+			else
+				result "$(echo "$f" | tr 'A-Z_' 'a-z-')" SKIP "no $f: no $F"
+			fi
+			exit 0
+		fi
+	done
+}
+
+# require_tool CMD...: unless every CMD is a command here, report the
+# first one missing as a skipped case named after it, and end the test
+# script
+require_tool() {
+	for c in "$@"; do
+		if ! command -v "$c" >/dev/null 2>&1; then
+			result "$c" SKIP "$c is not installed here"
 			exit 0
 		fi
 	done

@@ -2,6 +2,7 @@
 # Tiny test harness: counts results and prints the closing summary.
 PASS=0
 FAIL=0
+SKIP=0
 
 ok() {
 	PASS=$((PASS + 1))
@@ -11,6 +12,13 @@ ok() {
 notok() {
 	FAIL=$((FAIL + 1))
 	printf 'FAILED  %s\n' "$*"
+}
+
+# skipped WHAT: a test that could not run here (a feature or tool
+# missing), neither passed nor failed; counted and named in the summary
+skipped() {
+	SKIP=$((SKIP + 1))
+	printf 'skip    %s\n' "$*"
 }
 
 # expect_error NAME PATTERN CMD...: CMD must fail with one line matching
@@ -29,8 +37,9 @@ expect_error() {
 }
 
 # ktap_results LOG: the guest tests' KTAP results in the console LOG
-# (guest/sis-lib.sh writes them), one "ok|FAIL NAME DETAIL" line per test
-# case, and a FAIL line for each test script whose document ended without
+# (guest/sis-lib.sh writes them), one "ok|FAIL|skip NAME DETAIL" line per
+# test case ("ok N NAME # SKIP REASON" gives skip, DETAIL the reason),
+# and a FAIL line for each test script whose document ended without
 # its plan (the script died on the way) or with a plan its results do not
 # match.  Only top-level result lines count: a nested or quoted document
 # is indented or commented.
@@ -59,6 +68,10 @@ ktap_results() {
 			if (i) {
 				detail = substr(rest, i + 3)
 				rest = substr(rest, 1, i - 1)
+			}
+			if (res == "ok" && detail ~ /^SKIP( |$)/) {
+				res = "skip"
+				detail = substr(detail, 6)
 			}
 			print res, rest, detail
 			next
@@ -160,7 +173,23 @@ lockup_only() {
 		! splats "$1" | grep -qv -e 'BUG: soft lockup' -e 'Call Trace:'
 }
 
+# ktap_report TAG LOG: each KTAP result of LOG (ktap_results) as one of
+# ours: passed, failed or skipped, named "TAG: NAME: DETAIL"
+ktap_report() {
+	local res name detail
+	while read -r res name detail; do
+		case $res in
+		ok) ok "$1: $name: $detail" ;;
+		skip) skipped "$1: $name: $detail" ;;
+		*) notok "$1: $name: $detail" ;;
+		esac
+	done < <(ktap_results "$2")
+}
+
+# summary: the skipped tests' count (when any), then "N passed, N failed"
+# as the last line, which .ci/run reads; false when any failed
 summary() {
+	[ "$SKIP" = 0 ] || echo "$SKIP skipped (the 'skip' lines: a feature or tool missing here)"
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" -eq 0 ]
 }

@@ -66,9 +66,7 @@ run() {
 		notok "$tag: the boot failed or hung (see $log)"
 		return
 	fi
-	while read -r res name detail; do
-		if [ "$res" = ok ]; then ok "$tag: $name: $detail"; else notok "$tag: $name: $detail"; fi
-	done < <(ktap_results "$log")
+	ktap_report "$tag" "$log"
 	if [ -n "$(splats "$log")" ]; then
 		notok "$tag: splat: $(splats "$log" | head -n1)"
 	else

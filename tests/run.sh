@@ -518,6 +518,47 @@ ktap_harvest() {
 	fi
 }
 
+# A feature or tool the guest lacks is a skipped case with its reason,
+# not a failure (sis-lib.sh require_feature, require_tool, on a fake
+# features file without SIS_NODE_CORE), and the runner counts it as
+# skipped (ktap_report), named above the closing "N passed, N failed"
+ktap_skips() {
+	local k=$tmp/ktap-skip got want counts last
+	fake_sched "$k/sched"
+	cat >"$k/feature-test.sh" <<-EOT
+		. "$G/sis-lib.sh"
+		ktap_begin
+		result before ok
+		require_feature SIS_NODE SIS_NODE_CORE
+		result after ok
+		exit 0
+	EOT
+	cat >"$k/tool-test.sh" <<-EOT
+		. "$G/sis-lib.sh"
+		ktap_begin
+		require_tool sh no-such-tool-here
+		result after ok
+		exit 0
+	EOT
+	{
+		LAB_SCHED_DEBUGFS=$k/sched sh "$k/feature-test.sh"; echo "# status $?"
+		LAB_SCHED_DEBUGFS=$k/sched sh "$k/tool-test.sh"; echo "# status $?"
+	} >"$k/log" 2>&1
+	got=$(ktap_results "$k/log" | tr '\n' '|')
+	want="ok before |skip sis-node-core no SIS_NODE_CORE in $k/sched/features|skip no-such-tool-here no-such-tool-here is not installed here|"
+	counts=$(PASS=0 FAIL=0 SKIP=0; ktap_report t "$k/log" >/dev/null; echo "$PASS $FAIL $SKIP")
+	last=$(PASS=1 FAIL=0 SKIP=2; summary | tr '\n' '|')
+	if [ "$got" = "$want" ] && [ "$counts" = "1 0 2" ] &&
+		grep -qx "ok 2 sis-node-core # SKIP no SIS_NODE_CORE in $k/sched/features" "$k/log" &&
+		grep -qx '# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:1 error:0' "$k/log" &&
+		[ "$(grep -cx '# status 0' "$k/log")" = 2 ] &&
+		[ "$last" = "2 skipped (the 'skip' lines: a feature or tool missing here)|1 passed, 0 failed|" ]; then
+		ok "KTAP: a missing feature or tool is '# SKIP' with its reason, counted as skipped, not failed ($(grep -c SKIP "$k/log") SKIP lines)"
+	else
+		notok "KTAP skip: got '$got' (want '$want'), counted '$counts' (want '1 0 2'), summary '$last': $(tr '\n' '|' <"$k/log" | cut -c1-400)"
+	fi
+}
+
 # The host section runs the guest code on this host (bench-guest.sh,
 # score-guest.sh, sis-stats.sh, sis-lib.sh's helpers), each time with
 # LAB_SCHED_DEBUGFS and the sysrq trigger pointed at fakes.  strace follows
@@ -573,9 +614,10 @@ sec_host() {
 	if trace_begin "$tmp/host.trace"; then
 		traced=1
 	else
-		notok "host tests: strace cannot follow them, host kernel state not checked: $(head -n1 "$tmp/host.trace.err")"
+		skipped "host tests: strace cannot follow them, host kernel state not checked: $(head -n1 "$tmp/host.trace.err")"
 	fi
 	ktap_harvest
+	ktap_skips
 	if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
 		while read -r line; do
 			ok "$line"
@@ -852,13 +894,7 @@ boot_check() {
 			notok "$tag: $kind lines differ: $(head -n4 "$tmp/diff" | tr '\n' ' ')"
 		fi
 	done
-	while read -r res name detail; do
-		if [ "$res" = ok ]; then
-			ok "$tag: $name: $detail"
-		else
-			notok "$tag: $name: $detail"
-		fi
-	done < <(ktap_results "$log")
+	ktap_report "$tag" "$log"
 	[ "$docs" = "$want" ] ||
 		notok "$tag: $docs of $want guest test scripts printed their KTAP (see $log)"
 	if [ -n "$(splats "$log")" ]; then
