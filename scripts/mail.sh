@@ -221,17 +221,6 @@ command -v git >/dev/null || die "git is not installed"
 [ -x "$(git --exec-path)/git-send-email" ] ||
 	die "git send-email is not installed (apt-get install git-email)"
 
-# the sender signs off: the series' placeholder author and sign-off become them
-name=$(git -C "$LAB_TOP" config --get user.name 2>/dev/null || true)
-email=$(git -C "$LAB_TOP" config --get user.email 2>/dev/null || true)
-[ -n "$name" ] && [ -n "$email" ] ||
-	die "no git identity: set git config user.name and user.email (the DCO needs a person)"
-from="$name <$email>"
-placeholder=$(sed -n 's/^From: //p' "$patches/$(printf '%s\n' "$series" | head -n1)" | head -n1)
-[ -n "$placeholder" ] || die "the first patch has no From: line"
-[ "$from" != "$placeholder" ] ||
-	die "git identity '$from' is the series' placeholder (the DCO needs a person)"
-
 # the newest bench run that has its report (a run killed early has none)
 if [ -z "$results" ]; then
 	results=$(for r in "$LAB_OUT"/bench/*/; do
@@ -245,6 +234,18 @@ if [ -z "$score" ] && [ -s "$LAB_OUT/score/latest/cover-letter.txt" ]; then
 fi
 [ -z "$score" ] || [ -s "$score/cover-letter.txt" ] ||
 	die "no cover-letter.txt in '$score' (run make score, or pass --score DIR)"
+
+# the sender signs off: the series' placeholder author and sign-off become them
+name=$(git -C "$LAB_TOP" config --get user.name 2>/dev/null || true)
+email=$(git -C "$LAB_TOP" config --get user.email 2>/dev/null || true)
+[ -n "$name" ] && [ -n "$email" ] ||
+	die "no git identity: set git config user.name and user.email (the DCO needs a person)"
+from="$name <$email>"
+placeholder=$(sed -n 's/^From: //p' "$patches/$(printf '%s\n' "$series" | head -n1)" | head -n1)
+[ -n "$placeholder" ] || die "the first patch has no From: line"
+[ "$from" != "$placeholder" ] ||
+	die "git identity '$from' is the series' placeholder (the DCO needs a person)"
+
 emulated_bench=0
 [ -z "$results" ] || ! grep -q '^machine: .*QEMU' "$results/system.txt" 2>/dev/null || emulated_bench=1
 
