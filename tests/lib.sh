@@ -136,6 +136,8 @@ hang_guard() {
 		sleep "$limit" &
 		s=$!
 		wait "$s"
+		# from here on the guard finishes its work before it ends
+		trap '' TERM
 		kill -0 "$pid" 2>/dev/null || exit 0
 		procs=$(descendants "$pid")
 		{
