@@ -1,12 +1,12 @@
 # The verification re-runs the guest picks.  POSIX awk with sqrt(): mawk,
 # which scripts/bench.sh copies into the guest (Debian's busybox-static
 # awk has no math).  The reports are the host's: scripts/bench-report.sh,
-# which runs scripts/bench_report.py.
+# which runs scripts/benchreport_lib.py.
 #
 #   awk -f bench-stats.awk [-v mode=outliers] [-v base=tip] META RESULTS.CSV
 #
 # prints "JOB VARIANT" for each case where VARIANT regressed significantly
-# against base, by the rule bench_report.py marks "*" with --sig ci (its
+# against base, by the rule benchreport_lib.py marks "*" with --sig ci (its
 # default): the intervals mean +- z(0.975) stddev of the two variants do
 # not overlap (two runs of each), and the benchmark's statistic is worse.
 # META is bench-meta.txt (bench|direction|statistic|...).  RESULTS.CSV is
@@ -23,7 +23,7 @@ BEGIN {
 		fail("unknown mode '" mode "': only outliers runs here, the reports are bench-report.sh's")
 	if (sig != "" && sig != "ci")
 		fail("unknown significance test '" sig "': only ci runs here, welch is bench-report.sh's")
-	Z = 1.959963984540054	# scipy.stats.norm.ppf(0.975), as bench_report.py
+	Z = 1.959963984540054	# scipy.stats.norm.ppf(0.975), as benchreport_lib.py
 }
 
 function fail(msg) {

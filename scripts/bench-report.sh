@@ -31,7 +31,7 @@ RESULTS.CSV is read by column name (bench, case, variant, round, value;
 job, kind and the SIS figures, probes_per_wakeup, idle_hit_pct,
 missed_idle_llc_pct..., when present).  Variants named VARIANT@KNOB=VALUE
 (bench.sh's KNOBS) are compared with tip at the first knob values.  The
-work is done by scripts/bench_report.py with Debian's python3 and
+work is done by scripts/benchreport_lib.py with Debian's python3 and
 python3-scipy (make deps); PYTHON overrides the interpreter (default
 /usr/bin/python3).
 EOT
@@ -54,6 +54,6 @@ csv=$1
 [ -r "$csv" ] || die "cannot read $csv"
 py=${PYTHON:-/usr/bin/python3}
 [ -x "$py" ] || py=python3
-BENCH_REPORT_PROG=${0##*/} exec "$py" "$LAB_TOP/scripts/bench_report.py" \
+BENCH_REPORT_PROG=${0##*/} exec "$py" "$LAB_TOP/scripts/benchreport_lib.py" \
 	--format "$fmt" --sig "$sig" ${nps:+--nps "$nps"} ${plot:+--plot "$plot"} \
 	--meta "$LAB_TOP/guest/bench-meta.txt" -- "$csv"

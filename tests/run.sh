@@ -559,6 +559,24 @@ ktap_skips() {
 	fi
 }
 
+# script_names_apart: no two programs of a folder of the lab whose names
+# differ only in '-' against '_' or in their extension (bench-report.sh
+# and bench_report.py did: which one is the command?)
+script_names_apart() {
+	local d same all=
+	for d in scripts guest guest/tests tests tools; do
+		same=$(find "$top/$d" -maxdepth 1 -type f -name '*.*' -printf '%f\n' | sort |
+			awk -v d="$d" '{ k = $0; sub(/\.[^.]*$/, "", k); gsub(/[-_]/, "", k)
+				if (k in n) print d "/" n[k] " and " d "/" $0; else n[k] = $0 }')
+		all="$all${same:+ $same;}"
+	done
+	if [ -z "$all" ]; then
+		ok "program names: none differs from another of its folder only by '-' or '_' or its extension"
+	else
+		notok "program names told apart only by '-', '_' or the extension:$all"
+	fi
+}
+
 # The host section runs the guest code on this host (bench-guest.sh,
 # score-guest.sh, sis-stats.sh, sis-lib.sh's helpers), each time with
 # LAB_SCHED_DEBUGFS and the sysrq trigger pointed at fakes.  strace follows
@@ -618,6 +636,7 @@ sec_host() {
 	fi
 	ktap_harvest
 	ktap_skips
+	script_names_apart
 	if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
 		while read -r line; do
 			ok "$line"

@@ -5,7 +5,7 @@ The engine of scripts/bench-report.sh, which is the command to run (it
 reads the options and passes them on).  Debian's python3 with
 python3-numpy and python3-scipy (make deps).
 
-    bench_report.py [--format norm|old|json] [--sig ci|welch] [--nps N]
+    benchreport_lib.py [--format norm|old|json] [--sig ci|welch] [--nps N]
         [--plot DIR] [--meta META] RESULTS.CSV
 
 RESULTS.CSV is read by column name: bench, case, variant, round and value
