@@ -24,6 +24,12 @@ A variant naming a feature this kernel lacks is skipped with one line, on
 the console and in \$OUT/notes.txt.  A failed run's reason goes into its
 row, and the end of its output into \$OUT/failed-runs.log.  Exits 3 when
 runs failed.
+Each run's command is bracketed by two cost markers (SCORE_MARK, default
+hostname: a system call no benchmark makes, on which the sis-cost plugin
+reports its counts); the row's cost_from and cost_to are the plugin's
+report numbers, and work is the job's units of work (hackbench messages,
+schbench requests, netperf transactions; NA for tbench, which prints
+none), so that scripts/score.sh can add the cost figures.
 OUT defaults to \$LAB_DIR/out, LAB_DIR to /lab.
 EOT
 }
@@ -39,6 +45,7 @@ OUT=${OUT:-$LAB_DIR/out}
 CONF=$OUT/score.conf
 CSV=$OUT/score.csv
 SYSRQ=${SCORE_SYSRQ:-/proc/sysrq-trigger}
+MARK=${SCORE_MARK:-hostname}
 # not netperf's 12865, so a running netserver does not get in the way
 NETPERF_PORT=12875
 
@@ -68,6 +75,16 @@ cat $T/np.*
 rm -f $T/np.*
 EOT
 chmod +x "$T/netperf-clients"
+# cost-mark: the next cost marker; $T/marks counts them (the plugin
+# numbers its reports the same way, from 0)
+echo 0 >"$T/marks"
+cat >"$T/cost-mark" <<EOT
+#!/bin/sh
+n=\$(cat $T/marks)
+$MARK "sis-cost-\$n" || exit
+echo \$((n + 1)) >$T/marks
+EOT
+chmod +x "$T/cost-mark"
 export PATH="$T:$PATH"
 
 # variant NAME: every feature of the series off, then those of NAME
@@ -150,14 +167,30 @@ figure() {
 	esac
 }
 
+# work BENCH: the units of work the run in $T/cmd did, or NA
+work() {
+	case $1 in
+	hackbench) echo $((g * fd * fd * l)) ;;
+	schbench) awk -v t="$RUNTIME" '/^average rps:/ { printf "%d\n", $3 * t; f = 1 } END { if (!f) print "NA" }' "$T/cmd" ;;
+	netperf) awk -v t="$RUNTIME" -F= '/^THROUGHPUT=/ { s += $2; f = 1 } END { print f ? int(s * t) : "NA" }' "$T/cmd" ;;
+	*) echo NA ;;
+	esac
+}
+
 # measure: run $cmd under sis-stats.sh --audit in its own session, at
-# most LIMIT seconds; $fail says why it failed, if it did
+# most LIMIT seconds, between two cost markers (inside the statistics'
+# reads, so those are not counted); $fail says why it failed, if it did,
+# and $cost_from and $cost_to are the markers' numbers (NA when the run
+# did not reach its second one)
 measure() {
 	rm -f "$T/cmd"
+	cost_from=$(cat "$T/marks")
 	# the statistics into $T/out, the command's output into $T/cmd
 	# shellcheck disable=SC2086
 	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/cmd" \
-		sis-stats.sh --audit sh -c 'exec "$@" >"$0" 2>&1' "$T/cmd" $cmd
+		sis-stats.sh --audit sh -c 'cost-mark && "$@" >"$0" 2>&1; r=$?; cost-mark && exit $r' "$T/cmd" $cmd
+	cost_to=$(($(cat "$T/marks") - 1))
+	[ "$cost_to" = "$((cost_from + 1))" ] || cost_from=NA cost_to=NA
 }
 
 # emit BENCH LOAD: one row from $T/out (variant, round, tasks, command and
@@ -196,14 +229,15 @@ emit() {
 		} >>"$OUT/failed-runs.log"
 		set -- "$1" "$2" NA NA NA NA NA NA NA NA
 		st="failed: $(printf '%s' "$fail" | tr ',\n' '; ')"
+		wk=NA cost_from=NA cost_to=NA
 	else
-		st=ok
+		st=ok wk=$(work "$1")
 	fi
-	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$3,$4,$5,$6,$7,$8,$9,${10},$secs,$st" >>"$CSV"
+	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$3,$4,$5,$6,$7,$8,$9,${10},$wk,$cost_from,$cost_to,$secs,$st" >>"$CSV"
 }
 
 [ -f "$CSV" ] ||
-	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,probes_per_wakeup,idle_hit_pct,missed_llc_pct,missed_node_pct,left_llc_pct,llcs_full_pct,seconds,status" >"$CSV"
+	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,probes_per_wakeup,idle_hit_pct,missed_llc_pct,missed_node_pct,left_llc_pct,llcs_full_pct,work,cost_from,cost_to,seconds,status" >"$CSV"
 srv=
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv="$srv $!" ;; esac
 # -D: netserver stays in the foreground and forks per test

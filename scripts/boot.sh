@@ -39,7 +39,8 @@ status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
                   \$COST_PLUGIN overrides it) on the kernel's
                   scheduler functions (cost-map.sh: the kernel must sit
                   in its build directory, with System.map); its reports
-                  are appended to FILE
+                  are appended to FILE; \$COST_ALSO adds functions of
+                  other code (cost-map.sh --also)
   -v              copy the console to stdout as well
 LAB_MACHINE_OPTS adds -machine options.
 LAB_GUEST_BINS lists host programs copied into the guest with their
@@ -104,7 +105,7 @@ if [ -n "$cost" ]; then
 	[ "$pver" = "$qver" ] ||
 		die "the cost plugin $plugin was built for QEMU ${pver:-unknown} (plugin API ${papi:-unknown}), this QEMU is $qver: build it with build-cost-plugin.sh --qemu $QEMU"
 	mkdir -p "$(dirname "$cost")"
-	"$LAB_TOP/scripts/cost-map.sh" "$kobj" >"$cost.map" || exit
+	"$LAB_TOP/scripts/cost-map.sh" ${COST_ALSO:+--also "$COST_ALSO"} "$kobj" >"$cost.map" || exit
 	plugin_arg=$plugin,map=$cost.map,out=$cost
 fi
 

@@ -17,16 +17,22 @@ every text symbol's address, and the symbols that kernel/sched/*.o define
 say which functions are the scheduler's.  A function ends where the next
 text symbol starts.  Prints "START END f NAME" per function and
 "START END m $COST_MARKER" for the marker, as the plugin reads them.
-A name that kernel/sched defines fewer times than System.map lists it
-(a static function of the same name elsewhere) keeps every address; their
-count goes to stderr.  --also adds the named functions of any other
+A name kernel/sched shares with other code (a header's function built
+out of line in many objects) counts only where it lies between
+scheduler-only functions; how many addresses that leaves out goes to
+stderr.  --also adds the named functions of any other
 code (a test's known path: __x64_sys_getppid).
 EOT
 }
-case ${1:-} in
---help) usage; exit 0 ;;
-''|-*) usage >&2; exit 2 ;;
-esac
+also=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--help) usage; exit 0 ;;
+	--also) need_value "$@"; also=$2; shift 2 ;;
+	-*) usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 obj=$1
 [ -f "$obj/System.map" ] || die "no System.map in $obj (not a built kernel: run make build)"
@@ -34,6 +40,10 @@ objs=$(ls "$obj"/kernel/sched/*.o 2>/dev/null | grep -v '\.mod\.o$' || true)
 [ -n "$objs" ] || die "no kernel/sched/*.o in $obj"
 command -v nm >/dev/null || die "nm is not installed (binutils)"
 
+# A name kernel/sched shares with other code (a header's inline function
+# built out of line in many objects) is taken at the addresses that lie
+# between scheduler-only functions: the linker keeps each object's text
+# together.
 # shellcheck disable=SC2086
 { nm --defined-only $objs | awk '$2 ~ /^[tTwW]$/ { print $3 }'
 	printf '%s\n' "$also" | tr ',' '\n' | sed '/^$/d'; } |
@@ -45,26 +55,34 @@ command -v nm >/dev/null || die "nm is not installed (binutils)"
 			split(l, f, " ")
 			if (f[2] !~ /^[tTwW]$/)
 				continue
-			addr[n] = f[1]; name[n] = f[3]; n++
+			addr[n] = f[1]; name[n] = f[3]; times[f[3]]++; n++
 		}
 		if (!n) { print "System.map has no text symbols" > "/dev/stderr"; exit 1 }
-		# System.map is sorted by address
+		# 1: only the scheduler has the name; 2: shared; 0: not its
+		for (i = 0; i < n; i++)
+			kind[i] = !(name[i] in want) ? 0 : times[name[i]] > want[name[i]] ? 2 : 1
 		found = 0
 		for (i = 0; i < n; i++) {
 			if (name[i] == marker) {
-				end = (i + 1 < n) ? addr[i + 1] : addr[i]
-				printf "%s %s m %s\n", addr[i], end, name[i]
+				printf "%s %s m %s\n", addr[i], (i + 1 < n) ? addr[i + 1] : addr[i], name[i]
 				found = 1
 			}
-			if (!(name[i] in want) || i + 1 == n || addr[i + 1] == addr[i])
+			# System.map is sorted by address; aliases share one
+			if (!kind[i] || i + 1 == n || addr[i + 1] == addr[i])
 				continue
+			if (kind[i] == 2) {
+				for (p = i - 1; p >= 0 && kind[p] == 2; p--)
+					;
+				for (q = i + 1; q < n && kind[q] == 2; q++)
+					;
+				if (p < 0 || q == n || kind[p] != 1 || kind[q] != 1) {
+					dropped++
+					continue
+				}
+			}
 			printf "%s %s f %s\n", addr[i], addr[i + 1], name[i]
-			seen[name[i]]++
 		}
-		for (s in seen)
-			if (seen[s] > want[s])
-				extra += seen[s] - want[s]
-		if (extra)
-			printf "%d addresses of kernel/sched names belong to other code too\n", extra > "/dev/stderr"
+		if (dropped)
+			printf "%d addresses of names kernel/sched shares with other code lie outside its text, left out\n", dropped > "/dev/stderr"
 		if (!found) { print "no " marker " in System.map" > "/dev/stderr"; exit 1 }
 	}'

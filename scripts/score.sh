@@ -65,12 +65,19 @@ Environment:
   BOOTS     boots per NPS mode (default 1; 2 measures boot-to-boot spread)
   RUN_LIMIT seconds before a run counts as hung (default 300 + 20 x the
             run's seconds); SCORE_TIMEOUT: per boot (default $DEFAULT_TIMEOUT)
+  COST      1 (default): count each run's cost with the sis-cost TCG
+            plugin (boot.sh --cost): instructions per wakeup of placement,
+            of the series' mask upkeep and of all of kernel/sched, those
+            per unit of work, line transfers per wakeup; 0: without it,
+            those columns are NA
 
 Results go to \$LAB_OUT/score/<time>-<model>-<shape>/
 (\$LAB_OUT/score/latest links to the newest): score.conf (the run
 configuration the guest reads), score.csv (one row per run, written as
 it ends: nps, variant, load, load_point, round, boot, tasks, command,
-wakeups, audited and the figures, status),
+wakeups, audited and the figures, work, cost_from, cost_to, seconds,
+status, then the cost figures of scripts/sis_cost.py), cost-npsN-bootB.out
+(the plugin's reports, with .map),
 notes.txt (skipped variants, guests that stopped), the console logs,
 report.txt, cover-letter.txt (the compact table for the cover letter,
 marked emulated) and frontier-npsN.png (scripts/score_report.py).
@@ -137,6 +144,10 @@ for c in $ceilings; do
 	fraction_ok "${c#*=}"
 done
 [ -z "${RUN_LIMIT:-}" ] || number RUN_LIMIT "$RUN_LIMIT"
+case ${COST:-1} in
+0|1) ;;
+*) die "COST must be 0 or 1, not '${COST:-}'" ;;
+esac
 benches=${BENCHES:-$DEFAULT_BENCHES}
 bins=
 notes=()
@@ -237,11 +248,13 @@ EOT
 for ((b = 1; b <= boots; b++)); do
 	for n in $nps_list; do
 		log=$out/console-nps$n-boot$b.log
+		cost=()
+		[ "${COST:-1}" = 0 ] || cost=(--cost "$out/cost-nps$n-boot$b.out")
 		note "NPS$n boot $b of $boots"
 		set +e
 		LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$kernel" \
 			--nps "$n" --shape "$SHAPE" --model "$MODEL" --out "$out" --log "$log" \
-			--timeout "$timeout" "${append[@]}" \
+			--timeout "$timeout" "${append[@]}" "${cost[@]}" \
 			-- "/lab/score-guest.sh $n $b" 2>"$out/boot.err" | grep --line-buffered '^score:'
 		rc=${PIPESTATUS[0]}
 		set -e
@@ -251,6 +264,12 @@ for ((b = 1; b <= boots; b++)); do
 		*) echo "the guest of NPS$n boot $b stopped early (status $rc): $(tail -n1 "$out/boot.err")" |
 			tee -a "$out/notes.txt" "$out/stopped" >&2 ;;
 		esac
+		# the cost figures of this boot's rows (NA without the plugin)
+		[ ! -f "$out/score.csv" ] ||
+			"$LAB_TOP/scripts/sis_cost.py" attach --nps "$n" --boot "$b" "$out/score.csv" \
+				"$out/cost-nps$n-boot$b.out" 2>"$out/cost.err" ||
+			echo "no cost figures for NPS$n boot $b: $(tail -n1 "$out/cost.err")" |
+				tee -a "$out/notes.txt" >&2
 	done
 done
 

@@ -200,6 +200,11 @@ def cmd_attach(args):
         if c not in fields:
             fields.append(c)
     for r in rows:
+        for c in COLUMNS:
+            r.setdefault(c, 'NA')
+    for r in rows:
+        if (args.nps and r.get('nps') != args.nps) or (args.boot and r.get('boot') != args.boot):
+            continue
         fig = dict.fromkeys(COLUMNS, 'NA')
         a, b = r.get('cost_from', 'NA'), r.get('cost_to', 'NA')
         if marks is not None and r.get('status') == 'ok' and a not in ('', 'NA'):
@@ -207,8 +212,7 @@ def cmd_attach(args):
             work = float(work) if work not in ('', 'NA') else None
             fig = figures(delta(marks, int(a), int(b)), groups, work)
         for c in COLUMNS:
-            if r.get(c, 'NA') in ('', 'NA'):
-                r[c] = fig[c]
+            r[c] = fig[c]
     tmp = args.csv + '.tmp'
     with open(tmp, 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=fields, lineterminator='\n')
@@ -228,8 +232,11 @@ def main(argv=None):
     p.add_argument('--top', type=int, default=0, help='also list the N costliest functions')
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser('attach', help="add the cost columns to a score CSV's rows")
+    p.add_argument('--nps', help='only the rows of this NPS mode')
+    p.add_argument('--boot', help='only the rows of this boot')
     p.add_argument('csv')
-    p.add_argument('out', help='the plugin output file of the boot that wrote the CSV')
+    p.add_argument('out', help="the plugin output file of the boot that wrote those rows "
+                   "(missing: the rows' cost figures are NA)")
     p.set_defaults(fn=cmd_attach)
     args = ap.parse_args(argv)
     try:

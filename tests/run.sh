@@ -4,6 +4,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 . "$top/tests/lib.sh"
+. "$top/tests/cost/test.sh"
 
 usage() {
 	cat <<EOT
@@ -38,7 +39,8 @@ guest dumps its stacks and the boot fails), TEST_BOOT_LIMIT (default 400:
 seconds it may take to reach user space; a full-shape boot that does
 not is booted once more),
 TEST_BENCH=0 (skip the bench smoke run), TEST_HANG=0 (skip the hung
-guest boot),
+guest boot), TEST_COST=0 (skip the cost plugin's boot and its scoreboard
+job),
 TEST_GUEST (guest test scripts run in the scaled boots, default
 sis-test.sh sis-node-test.sh sis-core-test.sh, plus sis-short-test.sh in
 NPS1 with sis-node-core-test.sh and sis-busy-test.sh, kselftest-test.sh in NPS2 and
@@ -651,6 +653,8 @@ sec_host() {
 	# the scoreboard: its reader on fixed inputs, bad input, the guest driver
 	. "$top/tests/score/test.sh"
 	score_tests
+	# the cost plugin's reader on fixed inputs, and bad input
+	cost_host_tests
 	# which boots are booted again (lockup_only): fixed guest logs, a soft
 	# lockup alone (retry-*) and with another splat or none (no-retry-*)
 	for f in "$top"/tests/splat/*.log; do
@@ -1006,6 +1010,9 @@ sec_boots() {
 			fi
 		done
 	fi
+
+	# the cost plugin against known work, and one scoreboard job with it
+	[ "${TEST_COST:-1}" = 0 ] || cost_boot_tests "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage"
 
 	# The opt-in MMC level (sched_mmc): its topology, SIS_NODE_MMC bounded by
 	# it, groups that stay when an LLC goes offline, and what it changes

@@ -57,14 +57,19 @@ score_guest_driver() {
 		echo "Time: 0.5"
 	EOT
 	chmod +x "$g/bin/hackbench"
+	# the cost marker, which would be hostname: the names it was given
+	printf '#!/bin/sh\necho "$1" >>"%s"\n' "$g/marks" >"$g/bin/mark"
+	chmod +x "$g/bin/mark"
 	for kind in ok fail hang silent; do
 		case $kind in
-		ok) want=",100,80,2.50,70.0,5.0,2.5,7.0,7.5,[0-9]*,ok" ;;
-		fail) want=",NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: exit status 1: hackbench: fork failed" ;;
-		hang) want=",NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: hung: killed after 2 s; stacks of all CPUs" ;;
-		silent) want=",NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: no Time: line in hackbench's output" ;;
+		# work: 1 group x 1 sender x 1 receiver x 2000 messages; the
+		# cost markers are the first two (0 and 1)
+		ok) want=",100,80,2.50,70.0,5.0,2.5,7.0,7.5,2000,0,1,[0-9]*,ok" ;;
+		fail) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: exit status 1: hackbench: fork failed" ;;
+		hang) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: hung: killed after 2 s; stacks of all CPUs" ;;
+		silent) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: no Time: line in hackbench's output" ;;
 		esac
-		rm -rf "$g/out"
+		rm -rf "$g/out" "$g/marks"
 		mkdir -p "$g/out"
 		printf '%s\n' features="SIS_NODE SIS_CORE" variants="tip SIS_NODE+SIS_NODE_CORE" \
 			benches=hackbench jobs=hackbench:1/16 rounds=1 runtime=1 messages=2000 run_limit=2 \
@@ -73,6 +78,7 @@ score_guest_driver() {
 		: >"$g/sysrq"
 		rc=0
 		FAKE=$kind SIS_DEBUGFS=$g/sis SCHED_FEATURES=$g/features SCORE_SYSRQ=$g/sysrq \
+			SCORE_MARK="$g/bin/mark" \
 			LAB_DIR=$G OUT=$g/out PATH="$g/bin:$G:$PATH" \
 			timeout 120 sh "$G/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$g/out/score.csv" 2>/dev/null)
@@ -80,7 +86,9 @@ score_guest_driver() {
 		# shellcheck disable=SC2254
 		case $row in
 		"1,tip,hackbench,1/16,1,1,2,hackbench -p -g 1 -f 1 -l 2000"$want*)
-			if [ "$kind" = hang ] && ! sysrq_dump_asked "$g/sysrq"; then
+			if [ "$kind" = ok ] && [ "$(tr '\n' ' ' <"$g/marks")" != "sis-cost-0 sis-cost-1 " ]; then
+				notok "score guest driver: the ok run's cost markers were '$(tr '\n' ' ' <"$g/marks")', want 'sis-cost-0 sis-cost-1'"
+			elif [ "$kind" = hang ] && ! sysrq_dump_asked "$g/sysrq"; then
 				notok "score guest driver: the hung run did not ask for sysrq 7, l, w and the old loglevel: $(tr '\n' ' ' <"$g/sysrq")"
 			else
 				ok "score guest driver: a run that does '$kind' gives status $rc and '${row##*,}'"

@@ -1,0 +1,160 @@
+# shellcheck shell=bash
+# The cost plugin's tests, sourced by tests/run.sh, whose $top, $S, $tmp,
+# $logs, ok, notok and expect_error they use.  No timing.
+#
+# Fixtures: fixture.out, the plugin's reports at two marks and exit, with
+# known differences between marks 0 and 1 (checked by hand): 100
+# select_task_rq_fair calls; placement 10000 + 30000 instructions
+# (select_task_rq_fair, select_idle_cpu), upkeep 5000
+# (sis_core_rq_freed), all of kernel/sched 120000; line transfers 20 + 40
+# + 30 in placement and upkeep, 100 in all.  So per wakeup: placement
+# 400.0, upkeep 50.0, both 450.0, sched 1200.0, transfers 0.900 and 1.000;
+# per unit of a 2000-message job 60.0 (expect-show.txt, expect-rows.csv).
+
+# cost_host_tests: the reader on the fixtures, and bad input
+cost_host_tests() {
+	local d=$top/tests/cost f q
+	if "$S/sis_cost.py" show "$d/fixture.out" 0 1 --top 3 >"$tmp/cost.show" 2>&1 &&
+		diff -u "$d/expect-show.txt" "$tmp/cost.show" >"$tmp/cost.diff"; then
+		ok "sis_cost.py show on tests/cost/fixture.out equals expect-show.txt"
+	else
+		notok "sis_cost.py show: $(head -n8 "$tmp/cost.diff" "$tmp/cost.show" | tr '\n' ' ')"
+	fi
+	# attach: the rows of NPS1 boot 1 get figures, a failed row NA, a row
+	# of another boot is left NA
+	cp "$d/rows.csv" "$tmp/cost-rows.csv"
+	if "$S/sis_cost.py" attach --nps 1 --boot 1 "$tmp/cost-rows.csv" "$d/fixture.out" 2>"$tmp/cost.err" &&
+		diff -u "$d/expect-rows.csv" "$tmp/cost-rows.csv" >"$tmp/cost.diff"; then
+		ok "sis_cost.py attach adds the hand-checked figures to tests/cost/rows.csv"
+	else
+		notok "sis_cost.py attach: $(head -n6 "$tmp/cost.diff" "$tmp/cost.err" | tr '\n' ' ')"
+	fi
+	# a boot without the plugin: every cost column NA, never 0
+	cp "$d/rows.csv" "$tmp/cost-rows.csv"
+	if "$S/sis_cost.py" attach --nps 1 --boot 1 "$tmp/cost-rows.csv" "$tmp/no-such.out" 2>"$tmp/cost.err" &&
+		[ "$(sed -n 2p "$tmp/cost-rows.csv" | cut -d, -f22-)" = "NA,NA,NA,NA,NA,NA,NA" ]; then
+		ok "sis_cost.py attach without the plugin's output: the cost columns are NA"
+	else
+		notok "sis_cost.py attach without output: $(sed -n 2p "$tmp/cost-rows.csv") $(cat "$tmp/cost.err")"
+	fi
+	head -n 5 "$d/fixture.out" >"$tmp/cut.out"
+	expect_error "sis_cost.py: a report cut short" "cut short (no end line)" \
+		"$S/sis_cost.py" show "$tmp/cut.out"
+	expect_error "sis_cost.py: marks the output lacks" "no marks 0 and 7" \
+		"$S/sis_cost.py" show "$d/fixture.out" 0 7
+	mkdir -p "$tmp/nomap/kernel/sched"
+	expect_error "cost-map.sh: a kernel without System.map" "no System.map in" \
+		"$S/cost-map.sh" "$tmp/nomap"
+	# boot.sh: a plugin built for another QEMU, and a kernel away from its
+	# build directory, are refused before QEMU starts
+	q=$(command -v qemu-system-x86_64 || true)
+	if [ -n "$q" ]; then
+		mkdir -p "$tmp/kobj/arch/x86/boot"
+		: >"$tmp/kobj/arch/x86/boot/bzImage"
+		: >"$tmp/kobj/System.map"
+		printf 'qemu=10.0.2\napi=4\n' >"$tmp/other.info"
+		: >"$tmp/other.so"
+		expect_error "boot.sh: a cost plugin built for another QEMU" \
+			"built for QEMU 10.0.2 (plugin API 4), this QEMU is" \
+			env COST_PLUGIN="$tmp/other.so" "$S/boot.sh" --kernel "$tmp/kobj/arch/x86/boot/bzImage" \
+			--cost "$tmp/c.out" -- true
+		: >"$tmp/bzImage"
+		expect_error "boot.sh: --cost with a kernel away from its build" \
+			"needs the kernel in its build directory" \
+			"$S/boot.sh" --kernel "$tmp/bzImage" --cost "$tmp/c.out" -- true
+	fi
+	# a QEMU without plugin support (a fake that reads like Debian's)
+	f=$tmp/fakeq
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)"; exit 0; }\necho "qemu-system-x86_64: -plugin: invalid option" >&2\nexit 1\n' >"$f"
+	chmod +x "$f"
+	if [ -f "$LAB_OUT/cost/sis-cost-7.2.22.so" ]; then
+		expect_error "build-cost-plugin.sh: a QEMU without plugin support" \
+			"QEMU 7.2.22 does not load the plugin: qemu-system-x86_64: -plugin: invalid option" \
+			"$S/build-cost-plugin.sh" --qemu "$f"
+	fi
+}
+
+# cost_boot_tests KERNEL: the plugin in a 64-CPU guest against known work
+# (guest/tests/cost-test.sh: N, then 2N getppid() calls, then hackbench),
+# then one short scoreboard job with it, whose cost columns must be numbers
+cost_boot_tests() {
+	local k=$1 c=$tmp/cost-boot n=20000 st
+	mkdir -p "$c"
+	echo "== the cost plugin (small shape, NPS1)"
+	if ! COST_ALSO=__x64_sys_getppid,__task_pid_nr_ns SHAPE=small NPS=1 \
+		"$S/boot.sh" --kernel "$k" --log "$logs/test-cost.log" --cost "$c/c.out" \
+		-- "/lab/tests/cost-test.sh $n" 2>"$c/boot.err"; then
+		notok "cost boot: $(tail -n1 "$c/boot.err")"
+		return
+	fi
+	while read -r st line; do
+		if [ "$st" = ok ]; then ok "cost guest: $line"; else notok "cost guest: $line"; fi
+	done < <(ktap_results "$logs/test-cost.log")
+	# shellcheck disable=SC2016
+	st=$(python3 - "$c/c.out" "$n" "$top/scripts" <<-'EOT'
+		import sys
+		sys.path.insert(0, sys.argv[3])
+		import sis_cost as c
+		out, n = sys.argv[1], int(sys.argv[2])
+		m = c.read_marks(out)
+		g = c.guest_marks(m)
+		if g != [0, 1, 2, 3]:
+		    print("FAIL marks: guest marks %s, want 0 1 2 3" % g)
+		    sys.exit()
+		path = ("__x64_sys_getppid", "__task_pid_nr_ns")
+		d1, d2 = c.delta(m, 0, 1), c.delta(m, 1, 2)
+		calls = [d.get("__x64_sys_getppid", [0, 0])[1] for d in (d1, d2)]
+		print(("ok" if calls == [n, 2 * n] else "FAIL") +
+		      " getppid calls: %d and %d, want exactly %d and %d" % (calls[0], calls[1], n, 2 * n))
+		i1 = sum(d1.get(f, [0])[0] for f in path)
+		i2 = sum(d2.get(f, [0])[0] for f in path)
+		r = i2 / i1 if i1 else 0
+		print(("ok" if abs(r - 2) <= 0.02 else "FAIL") +
+		      " getppid path instructions: %d for %d calls, %d for %d: ratio %.4f, want 2 within 1%%" %
+		      (i1, n, i2, 2 * n, r))
+		fig = c.figures(c.delta(m, 2, 3), c.read_groups(), 1)
+		bad = [k for k, v in fig.items() if v == "NA"]
+		print(("FAIL" if bad else "ok") + " hackbench between marks 2 and 3: every figure a number (%s)" %
+		      ", ".join("%s %s" % kv for kv in fig.items()))
+		if m[0]["inline"] is not None:
+		    ex = m[3]["total"] - m[0]["total"]
+		    inl = m[3]["inline"] - m[0]["inline"]
+		    print("ok inline adds (QEMU 7.2) counted %d of the %d instructions counted per vCPU: %.2f%% lost to races" %
+		          (inl, ex, 100.0 * (ex - inl) / ex))
+	EOT
+	) || st="FAIL the plugin's output does not read: $st"
+	while read -r verdict line; do
+		[ -n "$verdict" ] || continue
+		if [ "$verdict" = ok ]; then ok "cost plugin: $line"; else notok "cost plugin: $line"; fi
+	done <<<"$st"
+
+	echo "== one scoreboard job with the cost plugin (small shape, NPS1)"
+	if ! SHAPE=small NPS=1 SIZE=tiny LOADS=1/4 ROUNDS=1 BENCHES=hackbench \
+		VARIANTS="tip SIS_NODE+SIS_CORE+SIS_NODE_CORE" \
+		"$S/score.sh" --kernel "$k" >"$c/score.log" 2>&1; then
+		notok "cost score job: score.sh failed: $(tail -n2 "$c/score.log" | tr '\n' ' ')"
+		return
+	fi
+	st=$(python3 - "$(sed -n 's/^score\.sh: results in //p' "$c/score.log")/score.csv" "$top/scripts" <<-'EOT'
+		import csv, sys
+		sys.path.insert(0, sys.argv[2])
+		import sis_cost as c
+		rows = list(csv.DictReader(open(sys.argv[1])))
+		for r in rows:
+		    bad = [k for k in c.COLUMNS if r.get(k, "NA") == "NA"]
+		    try:
+		        [float(r[k]) for k in c.COLUMNS if k not in bad]
+		    except ValueError:
+		        bad = ["a non-number"]
+		    print(("FAIL" if bad or r["status"] != "ok" else "ok") +
+		          " %s %s %s: %s" % (r["variant"], r["load"], r["load_point"],
+		                             ", ".join("%s %s" % (k, r.get(k)) for k in c.COLUMNS)))
+		if not rows:
+		    print("FAIL no rows")
+	EOT
+	)
+	while read -r verdict line; do
+		[ -n "$verdict" ] || continue
+		if [ "$verdict" = ok ]; then ok "cost score job: $line"; else notok "cost score job: $line"; fi
+	done <<<"$st"
+}
