@@ -12,7 +12,7 @@ S := scripts
 .PHONY: help deps base patch build boot qemu-full check check-full test bench score mail reliability clean
 
 help:
-	@echo "make deps        install the Debian packages the lab needs"
+	@echo "make deps        install the Debian packages the lab needs, build the cost plugin"
 	@echo "make base        fetch and unpack linux-source-7.3 (or use KERNEL_SRC=)"
 	@echo "make patch       copy the base to build/tree and apply patches/series"
 	@echo "make build       build bzImage (CONFIG=qemu|debug|zen3|nonuma|up)"
@@ -26,8 +26,11 @@ help:
 	@echo "make reliability debug kernel under hotplug, partitions, isolcpus, nosmt (slow)"
 	@echo "make clean       remove build/ except downloads and the ccache"
 
+# the packages, then the cost plugin for the host's QEMU (its header comes
+# from Debian's source package of that QEMU)
 deps:
 	@$(S)/install-deps.sh
+	@$(S)/build-cost-plugin.sh >/dev/null
 
 base: deps
 	@$(S)/fetch-base.sh >/dev/null

@@ -17,7 +17,7 @@ EOT
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 	kmod quilt ccache busybox-static qemu-system-x86 file perl rt-tests
 	linux-perf dbench mawk gnuplot-nox python3 python3-numpy python3-scipy strace
-	git git-email libmailtools-perl"
+	git git-email libmailtools-perl libglib2.0-dev pkg-config"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
