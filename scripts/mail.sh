@@ -29,7 +29,7 @@ set -eu
 usage() {
 	cat <<EOT
 usage: ${0##*/} [--topic NAME] [--version N] [--rfc] [--results DIR] [--score DIR]
-       [--send] [--check] [--list] [--help]
+       [--send] [--check] [--list] [--base] [--help]
 
 Writes the postings of the patch stack: patches/topics says which patch
 of patches/series goes into which posting (every patch into exactly one)
@@ -63,7 +63,8 @@ since the DCO needs a person.  Ends with git send-email --dry-run for
 each posting; --send really sends (needs sendemail.* configured in git).
 LAB_BASE_NOTE replaces the line that says the base is not yet rebased on
 tip:sched/core.  --check only checks patches/topics, the cover letters
-and the changes file against the series; --list prints the topics.
+and the changes file against the series; --list prints the topics;
+--base prints the base-commit line the cover letters get.
 The last line printed is the directory written (vN, or vN/NAME).
 EOT
 }
@@ -79,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--score) need_value "$@"; score=$2; shift 2 ;;
 	--send) send=1; shift ;;
 	--check) mode=check; shift ;;
+	--base) mode=base; shift ;;
 	--list) mode=list; shift ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -215,6 +217,42 @@ version=${version:-$(tget - version)}
 version=${version:-1}
 case $version in ''|*[!0-9]*|0) die "--version must be a positive number, not '$version'" ;; esac
 
+# --- the base and its identity ----------------------------------------------
+
+# the base, as apply-patches.sh finds it; the work tree is left alone
+src=$(base_tree)
+base_commit='' base_words='' base_short=''
+if [ -n "${KERNEL_SRC:-}" ] && [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$src" && pwd -P)" ]; then
+	if [ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		base_commit=$(git -C "$src" rev-parse --verify -q HEAD)
+		base_words="the git tree KERNEL_SRC ($(git -C "$src" describe --always --tags 2>/dev/null || echo "$base_commit"))"
+	else
+		base_words="the git tree KERNEL_SRC with changes of its own not committed, so its HEAD is not the base"
+		base_short="KERNEL_SRC has changes not committed"
+	fi
+elif [ -n "${KERNEL_SRC:-}" ]; then
+	base_words="the tree KERNEL_SRC, which is not a git tree"
+	base_short="KERNEL_SRC is not a git tree"
+else
+	deb=$(awk 'NR == 1 { print $2 }' "$LAB_TOP/scripts/base.sha256")
+	debver=${deb#*_}
+	debver=${debver%_*}
+	base_words="as packaged by Debian (linux-source-7.3 $debver: the upstream release with Debian's own patches applied)"
+	base_short="Debian's linux-source-7.3 $debver"
+fi
+# base_line: the base-commit line of the cover letters
+base_line() {
+	if [ -n "$base_commit" ]; then
+		echo "base-commit: $base_commit"
+	else
+		echo "base-commit: none ($base_short, no git commit: see Base above)"
+	fi
+}
+if [ "$mode" = base ]; then
+	base_line
+	exit 0
+fi
+
 # --- the sender, the results ------------------------------------------------
 
 command -v git >/dev/null || die "git is not installed"
@@ -248,30 +286,6 @@ placeholder=$(sed -n 's/^From: //p' "$patches/$(printf '%s\n' "$series" | head -
 
 emulated_bench=0
 [ -z "$results" ] || ! grep -q '^machine: .*QEMU' "$results/system.txt" 2>/dev/null || emulated_bench=1
-
-# --- the base and its identity ----------------------------------------------
-
-# the base, as apply-patches.sh finds it; the work tree is left alone
-src=$(base_tree)
-base_commit='' base_words='' base_short=''
-if [ -n "${KERNEL_SRC:-}" ] && [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ]; then
-	if [ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-		base_commit=$(git -C "$src" rev-parse --verify -q HEAD)
-		base_words="the git tree KERNEL_SRC ($(git -C "$src" describe --always --tags 2>/dev/null || echo "$base_commit"))"
-	else
-		base_words="the git tree KERNEL_SRC with changes of its own not committed, so its HEAD is not the base"
-		base_short="KERNEL_SRC has changes not committed"
-	fi
-elif [ -n "${KERNEL_SRC:-}" ]; then
-	base_words="the tree KERNEL_SRC, which is not a git tree"
-	base_short="KERNEL_SRC is not a git tree"
-else
-	deb=$(awk 'NR == 1 { print $2 }' "$LAB_TOP/scripts/base.sha256")
-	debver=${deb#*_}
-	debver=${debver%_*}
-	base_words="as packaged by Debian (linux-source-7.3 $debver: the upstream release with Debian's own patches applied)"
-	base_short="Debian's linux-source-7.3 $debver"
-fi
 
 # --- git: the base once, then each topic on its prerequisites ---------------
 
@@ -496,11 +510,7 @@ for t in $selected; do
 	} >"$body"
 	# the closing lines, git format-patch --base style
 	{
-		if [ -n "$base_commit" ]; then
-			echo "base-commit: $base_commit"
-		else
-			echo "base-commit: none ($base_short, no git commit: see Base above)"
-		fi
+		base_line
 		git -C "$repo" rev-list --reverse "mail-$t-base" --not lab-base | while read -r c; do
 			git -C "$repo" show "$c" | git patch-id --stable | awk '{ print "prerequisite-patch-id: " $1 }'
 		done

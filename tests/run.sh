@@ -1249,6 +1249,30 @@ sec_mail() {
 		notok "mail: unknown topic: status $rc, '$out'"
 	fi
 
+	# the base's identity: a clean git tree gives its HEAD, one with
+	# changes not committed and a tree without git give none, in words
+	local g sha b1 b2 b3
+	g=$tmp/gitbase
+	mkdir -p "$g/kernel/sched"
+	printf 'all:\n' >"$g/Makefile"
+	printf 'int a;\n' >"$g/kernel/sched/fair.c"
+	git -C "$g" init -q
+	git -C "$g" add -A
+	git -C "$g" -c user.name=t -c user.email=t@example.org commit -q -m base
+	sha=$(git -C "$g" rev-parse HEAD)
+	b1=$(KERNEL_SRC=$g "$S/mail.sh" --base 2>&1)
+	printf 'int b;\n' >>"$g/kernel/sched/fair.c"
+	b2=$(KERNEL_SRC=$g "$S/mail.sh" --base 2>&1)
+	rm -rf "$g/.git"
+	b3=$(KERNEL_SRC=$g "$S/mail.sh" --base 2>&1)
+	if [ "$b1" = "base-commit: $sha" ] &&
+		[ "$b2" = "base-commit: none (KERNEL_SRC has changes not committed, no git commit: see Base above)" ] &&
+		[ "$b3" = "base-commit: none (KERNEL_SRC is not a git tree, no git commit: see Base above)" ]; then
+		ok "mail: base-commit is KERNEL_SRC's HEAD when it is a clean git tree, none with changes or without git"
+	else
+		notok "mail: base-commit lines: clean git '$b1' (want $sha), changed '$b2', no git '$b3'"
+	fi
+
 	# the series is signed off by a placeholder: mail.sh needs a person
 	placeholder=$(sed -n 's/^From: //p' "$top/patches/$(series_patches | head -n1)" | head -n1)
 	if git -C "$top" config --local --get user.name >/dev/null 2>&1; then
