@@ -482,7 +482,15 @@ for t in $selected; do
 				echo
 				cat "$work/rows"
 			else
-				echo "The newest score run (${score##*/}) has no row for this posting's variants ($(tget "$t" variants)): no figures." | wrap 0
+				echo "The newest score run ($(basename "$(cd "$score" && pwd -P)")) has no row for this posting's" \
+					"variants ($(tget "$t" variants)): no figures." | wrap 0
+				# and why, when the scoreboard says (a variant it skipped)
+				for v in $(tget "$t" variants); do
+					awk -v v="Skipped variant $(echo "$v" | sed 's/[A-Z_][A-Z_]*/SIS_&/g'):" '
+						index($0, v) == 1 { on = 1; print; next }
+						on && /^[ \t]/ { print; next }
+						{ on = 0 }' "$score/cover-letter.txt"
+				done
 			fi
 		fi
 		echo
