@@ -8,7 +8,8 @@ SCORE.CSV is what scripts/score.sh writes, read by column name: nps,
 variant, load (the benchmark), load_point (a fraction of the CPU count),
 round, boot, the figures probes_per_wakeup, idle_hit_pct, missed_llc_pct,
 missed_node_pct, left_llc_pct and llcs_full_pct (optional: n/a when
-absent), and status ("ok", or "failed: why").
+absent), the cost figures place_ipw, upkeep_ipw, sched_ipw, sched_ipu and
+pu_xpw (optional: shown only when some run has them), and status ("ok", or "failed: why").
 FILE is the run configuration (default: score.conf next to SCORE.CSV),
 whose nps, features, variants, benches and machine lines say what the
 run was asked for; a row naming another NPS mode, a feature outside the
@@ -21,8 +22,9 @@ runs) and the noise of each figure: run to run (between the rounds of one
 boot) and boot to boot (between the boots' means).  --format cover: the
 compact plain-text table for the cover letter (per variant, the lowest
 and highest mean over the load points), marked as emulated.  --plot DIR
-also writes DIR/frontier-npsN.png (gnuplot): probes per wakeup against
-node missed-idle, one line per variant through its load points, one
+also writes DIR/frontier-npsN.png (gnuplot): placement plus upkeep
+instructions per wakeup (probes per wakeup in results without the cost
+columns) against node missed-idle, one line per variant through its load points, one
 panel per benchmark.  Needs only Python's standard library (and gnuplot
 for --plot).
 """
@@ -51,9 +53,17 @@ METRICS = (
     ("missed_node_pct", "missed node %", "miss node", 1),
     ("left_llc_pct", "left LLC %", "left LLC", 1),
     ("llcs_full_pct", "LLCs full %", "LLCs full", 1),
+    # the cost plugin's (scripts/sis_cost.py), NA in runs without it
+    ("place_ipw", "place insns/wakeup", "place", 0),
+    ("upkeep_ipw", "upkeep insns/wakeup", "upkeep", 0),
+    ("sched_ipw", "sched insns/wakeup", "sched", 0),
+    ("sched_ipu", "sched insns/unit", "sched/unit", 0),
+    ("pu_xpw", "transfers/wakeup", "transfers", 2),
 )
-# figures that results files from before the figure's time lack (n/a then)
-OPTIONAL = ("llcs_full_pct",)
+COST = ("place_ipw", "upkeep_ipw", "sched_ipw", "sched_ipu", "pu_xpw")
+# figures that results files from before the figure's time lack (n/a
+# then); the cost columns show only where some run has them
+OPTIONAL = ("llcs_full_pct",) + COST
 COLUMNS = ("nps", "variant", "load", "load_point", "round", "boot", "status") + \
     tuple(m[0] for m in METRICS if m[0] not in OPTIONAL)
 DEFINITIONS = (
@@ -69,6 +79,18 @@ DEFINITIONS = (
     "idle CPU or leaves both LLCs.  "
     "Rates are per cent of wakeups (missed, LLCs full: of audited "
     "wakeups).")
+COST_DEFINITIONS = (
+    "Cost, counted by the sis-cost TCG plugin in guest instructions, not "
+    "time: place: instructions of wakeup placement (select_task_rq_fair(), "
+    "select_idle_*(), the SIS_NODE walk) per wakeup (per "
+    "select_task_rq_fair() call); upkeep: those of the series' out-of-line "
+    "idle-mask functions (sis_core_*()), not what is inlined into the run "
+    "queue and idle paths; sched: all of kernel/sched per wakeup, and per "
+    "unit of the job's work (hackbench message, schbench request, netperf "
+    "transaction); transfers: loads and stores of placement and upkeep code "
+    "to a cache line that other vCPUs held and this one did not, per "
+    "wakeup (a model of one private cache of unlimited size per vCPU, a "
+    "store taking the line from all others).")
 NOISE = (
     "Noise, per NPS mode: run to run is the sd of a figure between the "
     "rounds of one boot, per cell (variant, benchmark, load point); boot to "
@@ -170,7 +192,7 @@ class Score:
             x = number(row[m[0]])
             if x is False or (x is not None and (x < 0 or m[0].endswith("_pct") and x > 100 + PCT_SLACK)):
                 fail("%s: %s '%s' is not a %s" % (where, m[0], row[m[0]],
-                     "percentage" if m[0].endswith("_pct") else "number of probes"))
+                     "percentage" if m[0].endswith("_pct") else "count"))
             row[m[0]] = x
         self.ok.append(row)
 
@@ -178,6 +200,11 @@ class Score:
         """The figures of the ok rows matching every key=value."""
         return [r[metric] for r in self.ok
                 if r[metric] is not None and all(r[k] == v for k, v in key.items())]
+
+    def metrics(self):
+        """METRICS without the cost columns when no run has them."""
+        return [m for m in METRICS if m[0] not in COST or
+                any(r[m[0]] is not None for r in self.ok)]
 
     def runs(self, **key):
         return (sum(all(r[k] == v for k, v in key.items()) for r in self.ok),
@@ -276,7 +303,10 @@ def failures(score):
 
 
 def report(score, note_lines):
-    out = header(score) + [""] + fill(DEFINITIONS) + [""] + fill(NOISE) + [""]
+    out = header(score) + [""] + fill(DEFINITIONS) + [""]
+    if any(m[0] in COST for m in score.metrics()):
+        out += fill(COST_DEFINITIONS) + [""]
+    out += fill(NOISE) + [""]
     if note_lines:
         out += ["Notes:"] + [line for n in note_lines for line in fill(n, "  ")] + [""]
     if score.failed:
@@ -284,7 +314,7 @@ def report(score, note_lines):
     nboots = len(score.boots)
     for nps in score.npss:
         out.append("NPS%s: mean ± sd (sample standard deviation) over n runs (ok/all)" % nps)
-        rows = [["variant / load", "n"] + [m[1] for m in METRICS]]
+        rows = [["variant / load", "n"] + [m[1] for m in score.metrics()]]
         for v in score.variants:
             if not score.runs(nps=nps, variant=v)[1]:
                 continue
@@ -296,14 +326,14 @@ def report(score, note_lines):
                         continue
                     rows.append(["  %s %s" % (b, lp), "%d/%d" % (ok, n)] + [
                         mean_sd(score.values(m[0], nps=nps, variant=v, load=b, load_point=lp), m[3])
-                        for m in METRICS])
+                        for m in score.metrics()])
         out += table(rows) + [""]
         out.append("Noise in NPS%s:" % nps)
         rows = [["figure", "run to run", "", "", "boot to boot"],
                 ["", "median", "max", "at", "median", "max", "at"]]
         why_boot = "one boot per NPS mode (BOOTS=2 measures it)" if nboots < 2 else \
             "no cell ran in two boots"
-        for m in METRICS:
+        for m in score.metrics():
             run, boot = noise(score, nps, m[0], m[3])
             run = noise_cell(run, m[3], "fewer than two runs per cell")
             rows.append([m[1]] + run + [""] * (3 - len(run)) + noise_cell(boot, m[3], why_boot))
@@ -315,16 +345,18 @@ def short(variant):
     return "+".join(f[4:] if f.startswith("SIS_") else f for f in variant.split("+"))
 
 
-def compact(y, rate):
+def compact(y, rate, decimals=1):
     """A cover letter figure: probes with one decimal, rates with one
-    below 10% and none above."""
+    below 10% and none above, the cost figures with their own."""
+    if decimals != 1:
+        return "%.*f" % (decimals, y)
     return "%.0f" % y if rate and y >= 10 else "%.1f" % y
 
 
-def lo_hi(x, rate):
+def lo_hi(x, rate, decimals=1):
     if not x:
         return "n/a"
-    lo, hi = compact(min(x), rate), compact(max(x), rate)
+    lo, hi = compact(min(x), rate, decimals), compact(max(x), rate, decimals)
     return lo if lo == hi else lo + "-" + hi
 
 
@@ -343,24 +375,26 @@ def cover(score, note_lines):
     out += fill(DEFINITIONS.replace("probes/wakeup:", "probes:").replace(
         "missed LLC, missed node:", "miss LLC, miss node:") +
         "  Variants name features without SIS_.") + [""]
+    if any(m[0] in COST for m in score.metrics()):
+        out += fill(COST_DEFINITIONS) + [""]
     for nps in score.npss:
-        rows = [["NPS%s" % nps] + [m[2] for m in METRICS]]
+        rows = [["NPS%s" % nps] + [m[2] for m in score.metrics()]]
         for v in score.variants:
             if not score.runs(nps=nps, variant=v)[0]:
                 continue
             row = [short(v)]
-            for m in METRICS:
+            for m in score.metrics():
                 means = []
                 for b in score.benches:
                     for lp in score.loads:
                         x = score.values(m[0], nps=nps, variant=v, load=b, load_point=lp)
                         if x:
                             means.append(statistics.mean(x))
-                row.append(lo_hi(means, m[0].endswith("_pct")))
+                row.append(lo_hi(means, m[0].endswith("_pct"), m[3] if m[0] in COST else 1))
             rows.append(row)
         out += table(rows)
         runs, boots = [], []
-        for m in METRICS:
+        for m in score.metrics():
             run, boot = noise(score, nps, m[0], m[3])
             runs.append("%s %s" % (m[2], "n/a" if run is None else "%.*f" % (m[3], run[0])))
             boots.append("%s %s" % (m[2], "n/a" if boot is None else "%.*f" % (m[3], boot[0])))
@@ -383,15 +417,23 @@ def plot(score, outdir):
         fail("gnuplot is not installed (apt-get install gnuplot-nox)")
     os.makedirs(outdir, exist_ok=True)
     nv = len(score.variants)
+    # instructions per wakeup where the runs have them, else probes
+    cost = any(m[0] == "place_ipw" for m in score.metrics())
+    xname = "placement + upkeep instructions per wakeup" if cost else "probes per wakeup"
     for nps in score.npss:
         base = os.path.join(outdir, "frontier-nps%s" % nps)
         blocks = []
         for b in score.benches:
             for v in score.variants:
-                lines = ["# %s %s: probes/wakeup, missed node %%, point size, load point" % (b, v)]
+                lines = ["# %s %s: %s, missed node %%, point size, load point" % (b, v, xname)]
                 for i, lp in enumerate(score.loads):
-                    x = score.values("probes_per_wakeup", nps=nps, variant=v, load=b, load_point=lp)
-                    y = score.values("missed_node_pct", nps=nps, variant=v, load=b, load_point=lp)
+                    key = dict(nps=nps, variant=v, load=b, load_point=lp)
+                    if cost:
+                        p, u = score.values("place_ipw", **key), score.values("upkeep_ipw", **key)
+                        x = [statistics.mean(p) + statistics.mean(u)] if p and u else []
+                    else:
+                        x = score.values("probes_per_wakeup", **key)
+                    y = score.values("missed_node_pct", **key)
                     if x and y:
                         lines.append("%.4f %.4f %.2f %s" % (
                             statistics.mean(x), statistics.mean(y),
@@ -408,11 +450,11 @@ def plot(score, outdir):
             "set terminal pngcairo size %d,%d noenhanced font ',9'" % (560 * cols, 420 * nrows),
             "set output '%s.png'" % base,
             "set datafile missing '-'",
-            "set multiplot layout %d,%d title 'SIS frontier, NPS%s, %s: probes per wakeup "
+            "set multiplot layout %d,%d title 'SIS frontier, NPS%s, %s: %s "
             "against node missed-idle, lower left is better; point size grows with the load "
-            "(%s times the CPU count)'" % (nrows, cols, nps, EMULATED, ", ".join(score.loads)),
+            "(%s times the CPU count)'" % (nrows, cols, nps, EMULATED, xname, ", ".join(score.loads)),
             "set offsets 0, graph 0.05, graph 0.05, 0",
-            "set xlabel 'probes per wakeup'",
+            "set xlabel '%s'" % xname,
             "set ylabel 'node missed-idle %'",
             "set xrange [0:*]",
             "set yrange [0:*]",

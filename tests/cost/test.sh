@@ -37,6 +37,25 @@ cost_host_tests() {
 	else
 		notok "sis_cost.py attach without output: $(sed -n 2p "$tmp/cost-rows.csv") $(cat "$tmp/cost.err")"
 	fi
+	# the scoreboard's report and cover table with the cost columns (the
+	# rows above as a score run's results): the hand-checked figures
+	mkdir -p "$tmp/cost-score"
+	cp "$d/expect-rows.csv" "$tmp/cost-score/score.csv"
+	cp "$d/score.conf" "$tmp/cost-score/"
+	for f in report cover; do
+		if "$S/score_report.py" --format "$f" "$tmp/cost-score/score.csv" >"$tmp/cost.$f" 2>&1 &&
+			diff -u "$d/expect-$f.txt" "$tmp/cost.$f" >"$tmp/cost.diff"; then
+			ok "score_report $f with the cost columns equals tests/cost/expect-$f.txt"
+		else
+			notok "score_report $f with the cost columns: $(head -n8 "$tmp/cost.diff" | tr '\n' ' ')"
+		fi
+	done
+	if "$S/score_report.py" --plot "$tmp/cost-score/p" "$tmp/cost-score/score.csv" >/dev/null 2>&1 &&
+		grep -qx '450.0000 2.5000 0.60 1/4' "$tmp/cost-score/p/frontier-nps1.dat"; then
+		ok "score_report --plot: the frontier sets placement + upkeep instructions per wakeup (450) against node missed-idle"
+	else
+		notok "score_report --plot with the cost columns: $(sed -n 2p "$tmp/cost-score/p/frontier-nps1.dat" 2>/dev/null)"
+	fi
 	head -n 5 "$d/fixture.out" >"$tmp/cut.out"
 	expect_error "sis_cost.py: a report cut short" "cut short (no end line)" \
 		"$S/sis_cost.py" show "$tmp/cut.out"
