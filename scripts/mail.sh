@@ -400,6 +400,7 @@ fi
 ntopics=$(echo "$all_topics" | wc -w)
 
 for t in $selected; do
+	# shellcheck disable=SC2046
 	own=$(in_series_order $(tget "$t" patches))
 	pre=$(for a in ${prereqs[$t]}; do tget "$a" patches; done | tr ' ' '\n')
 	pre=$(in_series_order $pre)
