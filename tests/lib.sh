@@ -123,8 +123,8 @@ descendants() {
 # against a hang, far above what CMD takes on a loaded machine, never a
 # measure of its speed.  CMD still running at LIMIT has its process tree
 # (state, wait channel, arguments) and each process's kernel stack written
-# to DIAG, and is killed with every process below it: status 124 then,
-# CMD's own otherwise.
+# to DIAG, and is killed with every process below it, which are gone when
+# hang_guard returns: status 124 then, CMD's own otherwise.
 hang_guard() {
 	local limit=$1 diag=$2 pid w rc=0
 	shift 2
@@ -150,6 +150,16 @@ hang_guard() {
 		mv "$diag.new" "$diag"
 		# shellcheck disable=SC2086
 		kill -KILL $procs 2>/dev/null
+		# gone, not only signalled (a traced process lingers until its
+		# tracer lets it exit): at most 30 s
+		for _ in $(seq 300); do
+			alive=
+			for p in $procs; do
+				[ -z "$({ tr -d '\0' <"/proc/$p/cmdline"; } 2>/dev/null)" ] || alive=$p
+			done
+			[ -n "$alive" ] || break
+			sleep 0.1
+		done
 	) &
 	w=$!
 	wait "$pid" || rc=$?
