@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || { usage >&2; exit 2; }
-D=${SIS_DEBUGFS:-/sys/kernel/debug/sched/sis}
+D=${SIS_DEBUGFS:-${LAB_SCHED_DEBUGFS:-/sys/kernel/debug/sched}/sis}
 [ -r "$D/stats" ] || { echo "${0##*/}: $D/stats missing (kernel without the SIS statistics patch?)" >&2; exit 1; }
 
 was_enabled=$(cat "$D/enabled")

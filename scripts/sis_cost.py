@@ -222,6 +222,95 @@ def cmd_attach(args):
     return 0
 
 
+def read_jobs(log):
+    """The ok runs of guest/cost-jobs.sh in a console log: a list of
+    (round, job, work, from, to)."""
+    runs = []
+    with open(log, errors='replace') as f:
+        for line in f:
+            w = line.replace('\r', '').split()
+            if len(w) >= 8 and w[0] == 'cost-job' and w[7] == 'ok':
+                work = None if w[4] == 'NA' else float(w[4])
+                runs.append((int(w[1]), f'{w[2]}:{w[3]}', work, int(w[5]), int(w[6])))
+    return runs
+
+
+def mean_sd(x):
+    if not x:
+        return None, None
+    m = sum(x) / len(x)
+    sd = (sum((v - m) ** 2 for v in x) / (len(x) - 1)) ** 0.5 if len(x) > 1 else 0.0
+    return m, sd
+
+
+def fmt(x, d=1):
+    m, sd = mean_sd(x)
+    return 'n/a' if m is None else f'{m:.{d}f} ± {sd:.{d}f}'
+
+
+def per_run(log, out):
+    """Per job: a list of runs, each (wakeups, switches, work, delta)."""
+    marks = read_marks(out)
+    jobs = {}
+    for _, job, work, a, b in read_jobs(log):
+        d = delta(marks, a, b)
+        jobs.setdefault(job, []).append((d.get(WAKEUP_FN, [0, 0])[1],
+                                         d.get(SWITCH_FN, [0, 0])[1], work, d))
+    return jobs
+
+
+def cmd_compare(args):
+    """Two kernels' costs, job by job: kernel/sched instructions per wakeup
+    and per context switch, and each function whose instructions per
+    wakeup differ by more than SPREAD times the larger run-to-run sd (and
+    by at least MIN_SHARE per cent of the first kernel's kernel/sched
+    instructions per wakeup)."""
+    a, b = per_run(args.log_a, args.out_a), per_run(args.log_b, args.out_b)
+    groups = read_groups()
+    flagged = 0
+    print(f'A: {args.name_a}, B: {args.name_b}; mean ± sd over the runs; a function '
+          f'is named when its instructions per wakeup differ by more than {args.spread:g} '
+          f'times the larger run-to-run sd and by {args.min_share:g}% or more of A\'s '
+          f'kernel/sched instructions per wakeup')
+    for job in sorted(set(a) | set(b)):
+        ra, rb = a.get(job, []), b.get(job, [])
+        if not ra or not rb:
+            print(f'{job}: runs in only one kernel (A {len(ra)}, B {len(rb)})')
+            flagged += 1
+            continue
+
+        def per(runs, fn, key):
+            return [sum(v[0] for n, v in r[3].items() if fn(n)) / r[key]
+                    for r in runs if r[key]]
+        every = lambda n: True
+        print(f'{job}: runs A {len(ra)}, B {len(rb)}')
+        for label, key in (('wakeup', 0), ('context switch', 1)):
+            print(f'  kernel/sched instructions per {label}: A {fmt(per(ra, every, key))}, '
+                  f'B {fmt(per(rb, every, key))}')
+        for g in ('placement', 'upkeep'):
+            sel = lambda n, g=g: group_of(n, groups) == g
+            print(f'  {g} instructions per wakeup: A {fmt(per(ra, sel, 0))}, B {fmt(per(rb, sel, 0))}')
+        base = mean_sd(per(ra, every, 0))[0] or 0
+        names = set()
+        for r in ra + rb:
+            names.update(r[3])
+        rows = []
+        for n in sorted(names):
+            xa = per(ra, lambda x, n=n: x == n, 0)
+            xb = per(rb, lambda x, n=n: x == n, 0)
+            (ma, sa), (mb, sb) = mean_sd(xa), mean_sd(xb)
+            diff = mb - ma
+            if abs(diff) > args.spread * max(sa, sb) and abs(diff) >= base * args.min_share / 100:
+                rows.append((n, xa, xb, diff))
+        for n, xa, xb, diff in sorted(rows, key=lambda r: -abs(r[3])):
+            print(f'  differs: {n} ({group_of(n, groups)}): A {fmt(xa)}, B {fmt(xb)}, '
+                  f'B-A {diff:+.1f} per wakeup')
+        flagged += len(rows)
+        if not rows:
+            print('  no function differs beyond the spread')
+    return 1 if flagged and args.strict else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -238,7 +327,21 @@ def main(argv=None):
     p.add_argument('out', help="the plugin output file of the boot that wrote those rows "
                    "(missing: the rows' cost figures are NA)")
     p.set_defaults(fn=cmd_attach)
+    p = sub.add_parser('compare', help="two kernels' costs, job by job (guest/cost-jobs.sh runs)")
+    p.add_argument('log_a', help="kernel A's console log (the cost-job lines)")
+    p.add_argument('out_a', help="kernel A's plugin output")
+    p.add_argument('log_b')
+    p.add_argument('out_b')
+    p.add_argument('--names', default='A,B', help='the kernels\' names, "A,B"')
+    p.add_argument('--spread', type=float, default=2.0,
+                   help='how many times the larger run-to-run sd a difference must pass (default 2)')
+    p.add_argument('--min-share', type=float, default=0.5,
+                   help="and how many per cent of A's kernel/sched instructions per wakeup (default 0.5)")
+    p.add_argument('--strict', action='store_true', help='exit 1 when a function or job differs')
+    p.set_defaults(fn=cmd_compare)
     args = ap.parse_args(argv)
+    if args.cmd == 'compare':
+        args.name_a, _, args.name_b = args.names.partition(',')
     try:
         return args.fn(args)
     except CostError as e:

@@ -77,10 +77,10 @@ score_guest_driver() {
 		echo "SIS_UTIL NO_SIS_NODE NO_SIS_CORE" >"$g/features"
 		: >"$g/sysrq"
 		rc=0
-		FAKE=$kind SIS_DEBUGFS=$g/sis SCHED_FEATURES=$g/features SCORE_SYSRQ=$g/sysrq \
+		FAKE=$kind LAB_SCHED_DEBUGFS=$g SCORE_SYSRQ=$g/sysrq \
 			SCORE_MARK="$g/bin/mark" \
 			LAB_DIR=$G OUT=$g/out PATH="$g/bin:$G:$PATH" \
-			timeout 120 sh "$G/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
+			hang_guard 1200 "$g/hung" sh "$G/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$g/out/score.csv" 2>/dev/null)
 		case $kind:$rc in ok:0|fail:3|hang:3|silent:3) ;; *) row="status $rc: $row" ;; esac
 		# shellcheck disable=SC2254
