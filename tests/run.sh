@@ -30,7 +30,7 @@ scaled NPS mode compares with the patched kernel's domains),
 TEST_MMC_NPS (default "1"; NPS modes booted with sched_mmc: MMC topology,
 SIS_NODE_MMC, MMC groups across LLC hotplug, the difference to the base),
 TEST_SPLIT=0 (skip the split_llc=2 sched_mmc boot),
-TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask test),
+TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask tests),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default
 "qemu up"; the configs section builds the whole series with nonuma),
@@ -1061,9 +1061,11 @@ sec_boots() {
 	# SIS_CORE's idle mask after wakeups of tasks that cannot use an idle
 	# core (affinity, SCHED_IDLE, a core-scheduling cookie), and with
 	# isolcpus=domain taking CPU 69, the second thread of LLC 1's second
-	# core, out of the domains
+	# core, out of the domains; the masks on the paths that bypass the run
+	# queue hooks (a wakeup's CPU replaced by select_task_rq(), cpu.idle,
+	# domain rebuilds, that split core)
 	[ "${TEST_ISOLCPUS:-1}" = 0 ] ||
-		boot_check scaled 1 "sis-core-idle-test.sh" "isolcpus=domain,69"
+		boot_check scaled 1 "sis-core-idle-test.sh sis-core-exact-test.sh" "isolcpus=domain,69"
 
 	# split_llc=2 halves every LLC (same LLC ID): the MMC groups must keep
 	# their spans equal or disjoint, or topology_span_sane() leaves every CPU
