@@ -82,8 +82,9 @@ DEFINITIONS = (
 COST_DEFINITIONS = (
     "Cost, counted by the sis-cost TCG plugin in guest instructions, not "
     "time: place: instructions of wakeup placement (select_task_rq_fair(), "
-    "select_idle_*(), the SIS_NODE walk) per wakeup (per "
-    "select_task_rq_fair() call); upkeep: those of the series' out-of-line "
+    "select_idle_*(), the SIS_NODE walk; not the slow path of fork and "
+    "exec) per wakeup (select_task_rq_fair() calls less those of fork and "
+    "exec); upkeep: those of the series' out-of-line "
     "idle-mask functions (sis_core_*()), not what is inlined into the run "
     "queue and idle paths; sched: all of kernel/sched per wakeup, and per "
     "unit of the job's work (hackbench message, schbench request, netperf "

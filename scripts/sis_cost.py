@@ -28,9 +28,11 @@ FIELDS = ('insns', 'calls', 'xfer', 'upgr', 'acc')
 # all of kernel/sched)
 COLUMNS = ('place_ipw', 'upkeep_ipw', 'pu_ipw', 'sched_ipw', 'sched_ipu',
            'pu_xpw', 'sched_xpw')
-# a wakeup's placement starts here (every kernel: called through the
-# sched class, so never inlined); a context switch here
+# every placement of a fair task starts here (called through the sched
+# class, so never inlined), a wakeup's and those of fork and exec, which
+# start in the other two; a context switch here
 WAKEUP_FN = 'select_task_rq_fair'
+NOT_WAKEUP_FNS = ('wake_up_new_task', 'sched_exec')
 SWITCH_FN = '__schedule'
 
 
@@ -133,7 +135,7 @@ def figures(d, groups, work=None):
 
     def get(g, k):
         return s.get(g, {}).get(k, 0)
-    wake = d.get(WAKEUP_FN, [0, 0])[1]
+    wake = wakeups(d)
     if not wake:
         return dict.fromkeys(COLUMNS, 'NA')
 
@@ -150,6 +152,13 @@ def figures(d, groups, work=None):
     }
 
 
+def wakeups(d):
+    """The wakeups among a delta's placements: select_task_rq_fair() calls
+    less the fork and exec placements."""
+    n = d.get(WAKEUP_FN, [0, 0])[1] - sum(d.get(f, [0, 0])[1] for f in NOT_WAKEUP_FNS)
+    return max(n, 0)
+
+
 def guest_marks(marks):
     return [i for i, m in enumerate(marks) if m['why'] == 'guest']
 
@@ -162,10 +171,10 @@ def cmd_show(args):
     d = delta(marks, a, b)
     groups = read_groups()
     s = sums(d, groups)
-    wake = d.get(WAKEUP_FN, [0, 0])[1]
+    wake = wakeups(d)
     sw = d.get(SWITCH_FN, [0, 0])[1]
-    print(f'marks {a}..{b}: {wake} wakeup placements ({WAKEUP_FN} calls), '
-          f'{sw} context switches ({SWITCH_FN} calls)')
+    print(f'marks {a}..{b}: {wake} wakeups ({WAKEUP_FN} calls less '
+          f'{" and ".join(NOT_WAKEUP_FNS)} calls), {sw} context switches ({SWITCH_FN} calls)')
     print(f"{'group':<10} {'insns':>12} {'per wakeup':>11} {'transfers':>10} "
           f"{'per wakeup':>11} {'upgrades':>9}")
     for name in [x for x, _ in groups] + ['other', 'sched']:
@@ -254,7 +263,7 @@ def per_run(log, out):
     jobs = {}
     for _, job, work, a, b in read_jobs(log):
         d = delta(marks, a, b)
-        jobs.setdefault(job, []).append((d.get(WAKEUP_FN, [0, 0])[1],
+        jobs.setdefault(job, []).append((wakeups(d),
                                          d.get(SWITCH_FN, [0, 0])[1], work, d))
     return jobs
 

@@ -4,12 +4,13 @@
 #
 # Fixtures: fixture.out, the plugin's reports at two marks and exit, with
 # known differences between marks 0 and 1 (checked by hand): 100
-# select_task_rq_fair calls; placement 10000 + 30000 instructions
-# (select_task_rq_fair, select_idle_cpu), upkeep 5000
-# (sis_core_rq_freed), all of kernel/sched 120000; line transfers 20 + 40
-# + 30 in placement and upkeep, 100 in all.  So per wakeup: placement
-# 400.0, upkeep 50.0, both 450.0, sched 1200.0, transfers 0.900 and 1.000;
-# per unit of a 2000-message job 60.0 (expect-show.txt, expect-rows.csv).
+# select_task_rq_fair calls, 20 of them for forks (wake_up_new_task), so
+# 80 wakeups; placement 10000 + 30000 instructions (select_task_rq_fair,
+# select_idle_cpu), upkeep 5000 (sis_core_rq_freed), all of kernel/sched
+# 120200; line transfers 20 + 40 + 30 in placement and upkeep, 100 in
+# all.  So per wakeup: placement 500.0, upkeep 62.5, both 562.5, sched
+# 1502.5, transfers 1.125 and 1.250; per unit of a 2000-message job 60.1
+# (expect-show.txt, expect-rows.csv).
 
 # cost_host_tests: the reader on the fixtures, and bad input
 cost_host_tests() {
@@ -51,8 +52,8 @@ cost_host_tests() {
 		fi
 	done
 	if "$S/score_report.py" --plot "$tmp/cost-score/p" "$tmp/cost-score/score.csv" >/dev/null 2>&1 &&
-		grep -qx '450.0000 2.5000 0.60 1/4' "$tmp/cost-score/p/frontier-nps1.dat"; then
-		ok "score_report --plot: the frontier sets placement + upkeep instructions per wakeup (450) against node missed-idle"
+		grep -qx '562.5000 2.5000 0.60 1/4' "$tmp/cost-score/p/frontier-nps1.dat"; then
+		ok "score_report --plot: the frontier sets placement + upkeep instructions per wakeup (562.5) against node missed-idle"
 	else
 		notok "score_report --plot with the cost columns: $(sed -n 2p "$tmp/cost-score/p/frontier-nps1.dat" 2>/dev/null)"
 	fi
