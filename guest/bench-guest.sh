@@ -119,6 +119,11 @@ BENCH_AUDIT=$(conf audit) NETPERF_PORT=$(conf netperf_port)
 CSV=$OUT/results.csv
 T=${TMPDIR:-/tmp}/bench.$$
 mkdir -p "$T" "$OUT"
+# the cost markers' count (cost-mark.sh), from 0 in this boot
+COST_MARKS=$T/marks
+export COST_MARKS
+echo 0 >"$COST_MARKS"
+cost_from=NA cost_to=NA
 ncpu=$(nproc)
 nllc=$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list 2>/dev/null | sort -u | wc -l)
 [ "$nllc" -gt 0 ] || nllc=1
@@ -209,7 +214,7 @@ emit() {
 		st="failed: tbench printed $val MB/s (the run ended within its warm-up)"
 	fi
 	[ "$st" = ok ] || { val=; nfail=$((nfail + 1)); echo "bench: $1/$2 $v round $round $st" >&2; }
-	echo "$1,$2,$v,$round,$kind,${val:-NA},$sis,$job,$(printf '%s' "$st" | tr ',\n' '; ')" >>"$CSV"
+	echo "$1,$2,$v,$round,$kind,${val:-NA},$sis,$job,$(printf '%s' "$st" | tr ',\n' '; '),$cost_from,$cost_to" >>"$CSV"
 	msg="$msg $1/$2=${val:-FAILED}"
 }
 
@@ -226,6 +231,10 @@ SYSRQ=${BENCH_SYSRQ:-/proc/sysrq-trigger}
 # columns from wakeups to node_hit_pct, NA where it printed nothing);
 # $fail says why it failed, if it did
 measure() {
+	# between two cost markers, inside the statistics' reads; the row gets
+	# their numbers (NA when the run did not reach its second one)
+	cost_from=$(cat "$COST_MARKS")
+	set -- sh -c '"$0" && "$@"; r=$?; "$0" && exit $r' "$LAB_DIR/cost-mark.sh" "$@"
 	if [ -r "$D/stats" ]; then
 		if [ "${BENCH_AUDIT:-0}" = 1 ]; then
 			set -- sis-stats.sh --audit "$@"
@@ -235,6 +244,8 @@ measure() {
 	fi
 	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/out" "$@"
 	sis=$(sis_figures "$T/out")
+	cost_to=$(($(cat "$COST_MARKS") - 1))
+	[ "$cost_to" = "$((cost_from + 1))" ] || cost_from=NA cost_to=NA
 }
 
 # run_job JOB: run one benchmark job ("bench:param") and record its rows
@@ -399,7 +410,7 @@ size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
 sched_cache: $(sched_cache)
 EOT
 fi
-[ -f "$CSV" ] || echo "bench,case,variant,round,kind,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status" >"$CSV"
+[ -f "$CSV" ] || echo "bench,case,variant,round,kind,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status,cost_from,cost_to" >"$CSV"
 nfail=0
 case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
 # -D: netserver stays in the foreground, as $srv2, and forks per test

@@ -33,7 +33,6 @@ for j in "$@"; do
 done
 LAB_DIR=${LAB_DIR:-/lab}
 RUNTIME=${RUNTIME:-2} MESSAGES=${MESSAGES:-64000} NETPERF_PORT=12875
-MARK=${COST_MARK:-hostname}
 T=${TMPDIR:-/tmp}/cost-jobs.$$
 mkdir -p "$T"
 trap 'rm -rf "$T"' EXIT
@@ -48,7 +47,7 @@ while [ "$r" -le "$rounds" ]; do
 		from=$(cat "$T/marks")
 		st=ok
 		# shellcheck disable=SC2086
-		sh -c 'cost-mark && "$@" >"$0" 2>&1; rc=$?; cost-mark && exit $rc' "$T/cmd" $cmd ||
+		sh -c 'cost-mark.sh && "$@" >"$0" 2>&1; rc=$?; cost-mark.sh && exit $rc' "$T/cmd" $cmd ||
 			st="failed: exit status $?"
 		to=$(($(cat "$T/marks") - 1))
 		[ "$st" != ok ] || [ -z "$(figure "$b")" ] || st="failed: $(figure "$b")"

@@ -1,22 +1,14 @@
 # The scoreboard's jobs: a benchmark at a load point, as a command line,
 # its figure check and its units of work; sourced by score-guest.sh and
 # cost-jobs.sh after they set T (a scratch directory), RUNTIME (seconds
-# per timed run), MESSAGES (hackbench messages per run), NETPERF_PORT and
-# MARK (the cost marker command: hostname, a system call no benchmark
-# makes, on which the sis-cost plugin reports).  Puts netperf-clients and
-# cost-mark into $T, which the caller adds to PATH.
+# per timed run), MESSAGES (hackbench messages per run) and NETPERF_PORT.
+# Puts netperf-clients into $T, which the caller adds to PATH.
 ncpu=$(nproc)
 
-# cost-mark: the next cost marker; $T/marks counts them (the plugin
-# numbers its reports the same way, from 0)
-echo 0 >"$T/marks"
-cat >"$T/cost-mark" <<EOT
-#!/bin/sh
-n=\$(cat $T/marks)
-$MARK "sis-cost-\$n" || exit
-echo \$((n + 1)) >$T/marks
-EOT
-chmod +x "$T/cost-mark"
+# the cost markers' count (cost-mark.sh), from 0 in this run
+COST_MARKS=$T/marks
+export COST_MARKS
+echo 0 >"$COST_MARKS"
 
 # netperf-clients N: N netperf TCP_RR clients at once (Debian's netperf,
 # 100-byte requests and responses), then their outputs

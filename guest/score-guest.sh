@@ -24,10 +24,9 @@ A variant naming a feature this kernel lacks is skipped with one line, on
 the console and in \$OUT/notes.txt.  A failed run's reason goes into its
 row, and the end of its output into \$OUT/failed-runs.log.  Exits 3 when
 runs failed.
-Each run's command is bracketed by two cost markers (SCORE_MARK, default
-hostname: a system call no benchmark makes, on which the sis-cost plugin
-reports its counts); the row's cost_from and cost_to are the plugin's
-report numbers, and work is the job's units of work (hackbench messages,
+Each run's command is bracketed by two cost markers (cost-mark.sh: a
+system call no benchmark makes, on which the sis-cost plugin reports its
+counts); the row's cost_from and cost_to are the plugin's report numbers, and work is the job's units of work (hackbench messages,
 schbench requests, netperf transactions; NA for tbench, which prints
 none), so that scripts/score.sh can add the cost figures.
 OUT defaults to \$LAB_DIR/out, LAB_DIR to /lab.
@@ -45,7 +44,6 @@ OUT=${OUT:-$LAB_DIR/out}
 CONF=$OUT/score.conf
 CSV=$OUT/score.csv
 SYSRQ=${SCORE_SYSRQ:-/proc/sysrq-trigger}
-MARK=${SCORE_MARK:-hostname}
 # not netperf's 12865, so a running netserver does not get in the way
 NETPERF_PORT=12875
 
@@ -102,7 +100,7 @@ measure() {
 	# the statistics into $T/out, the command's output into $T/cmd
 	# shellcheck disable=SC2086
 	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/cmd" \
-		sis-stats.sh --audit sh -c 'cost-mark && "$@" >"$0" 2>&1; r=$?; cost-mark && exit $r' "$T/cmd" $cmd
+		sis-stats.sh --audit sh -c 'cost-mark.sh && "$@" >"$0" 2>&1; r=$?; cost-mark.sh && exit $r' "$T/cmd" $cmd
 	cost_to=$(($(cat "$T/marks") - 1))
 	[ "$cost_to" = "$((cost_from + 1))" ] || cost_from=NA cost_to=NA
 }

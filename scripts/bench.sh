@@ -49,6 +49,10 @@ Environment:
   BENCH_AUDIT  1 runs sis-stats.sh --audit in every run, for the
             missed-idle rates (default 1 under emulation, 0 with --host: the
             audit walks a NUMA node per wakeup)
+  COST      1 (default, not with --host): count each run's cost with the
+            sis-cost TCG plugin (boot.sh --cost), as make score does:
+            placement, upkeep and kernel/sched instructions per wakeup,
+            line transfers per wakeup, in the SIS decisions; 0: without
   NETPERF_PORT  the port of the netserver the bench starts (default
             12875, so that a netserver on netperf's 12865 stays out of the
             way, with --host); tbench_srv takes 7003
@@ -186,17 +190,34 @@ else
 	# guest_matrix KERNEL LOG CONF: one boot running the matrix of CONF;
 	# a guest that stops early (boot.sh fails, a hang ends in its sysrq
 	# dump) is noted in $out/stopped
+	cost=${COST:-1}
+	case $cost in
+	0) ;;
+	1) "$LAB_TOP/scripts/build-cost-plugin.sh" >/dev/null 2>"$out/cost.err" ||
+		{ note "no cost plugin ($(tail -n1 "$out/cost.err")): no cost figures"; cost=0; } ;;
+	*) die "COST must be 0 or 1, not '$cost'" ;;
+	esac
 	guest_matrix() {
-		local rc
+		local rc c=()
+		[ "$cost" = 0 ] || c=(--cost "$out/cost-${2%.log}.out")
 		set +e
 		# each run has its own time limit in the guest; the boot's is
 		# the last resort (BENCH_TIMEOUT)
 		LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$1" --nps "$NPS" \
 			--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/$2" \
-			--timeout "${BENCH_TIMEOUT:-86400}" -- "/lab/bench-guest.sh /lab/out/$3" \
+			--timeout "${BENCH_TIMEOUT:-86400}" "${c[@]}" -- "/lab/bench-guest.sh /lab/out/$3" \
 			2>"$out/boot.err" | grep --line-buffered '^bench:'
 		rc=${PIPESTATUS[0]}
 		set -e
+		# the cost figures of this boot's rows: the base kernel's boot ran
+		# variant base alone
+		if [ -f "$out/results.csv" ]; then
+			local rows=(--except variant=base)
+			[ "$3" != bench-base.conf ] || rows=(--only variant=base)
+			"$LAB_TOP/scripts/sis_cost.py" attach "${rows[@]}" "$out/results.csv" \
+				"$out/cost-${2%.log}.out" 2>"$out/cost.err" ||
+				note "no cost figures for $2: $(tail -n1 "$out/cost.err")"
+		fi
 		# a knob or variant this kernel lacks: the guest's one line, or,
 		# after a boot that ran, what is missing
 		if [ -s "$out/refused" ]; then

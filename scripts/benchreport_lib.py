@@ -88,6 +88,12 @@ FIGURES = (
     ("node_scans", "SIS_NODE scans", "%.0f"),
     ("node_probes_per_scan", "SIS_NODE probes per scan", "%.2f"),
     ("node_hit_pct", "SIS_NODE hit rate", "%.1f%%"),
+    # the sis-cost plugin's (scripts/sis_cost.py attach), in guest
+    # instructions and modelled cache-line transfers
+    ("place_ipw", "placement instructions per wakeup", "%.0f"),
+    ("upkeep_ipw", "mask upkeep instructions per wakeup", "%.0f"),
+    ("sched_ipw", "kernel/sched instructions per wakeup", "%.0f"),
+    ("pu_xpw", "line transfers per wakeup", "%.2f"),
 )
 
 
@@ -451,11 +457,20 @@ SIS_LEGEND = [
     "  wakeups left on a busy CPU while an allowed CPU of the LLC or node was",
     "  idle (the audit); then what each SIS feature did.",
 ]
+COST_LEGEND = [
+    "  With the sis-cost TCG plugin (as make score): guest instructions of",
+    "  wakeup placement, of the masks' upkeep and of all of kernel/sched per",
+    "  wakeup, and the cache-line transfers of placement and upkeep per",
+    "  wakeup (scripts/score_report.py defines them).",
+]
+COST_COLS = ("place_ipw", "upkeep_ipw", "sched_ipw", "pu_xpw")
 
 
 def sis_section(rep):
     """The SIS decisions of every benchmark, under their legend."""
     out = ["o SIS Decisions", ""] + SIS_LEGEND + [""]
+    if any(s.sis[col] for b in rep.r.benches for s in b.samples.values() for col in COST_COLS):
+        out[-1:-1] = COST_LEGEND
     blocks = [sis_decisions(rep, b) for b in rep.r.benches]
     blocks = [x for x in blocks if x is not None]
     if not blocks:

@@ -185,6 +185,8 @@ cmdline="$cmdline rcupdate.rcu_cpu_stall_timeout=$STALL_TIMEOUT watchdog_thresh=
 cmdline="$cmdline sysctl.kernel.hung_task_timeout_secs=$HUNG_TASK_TIMEOUT"
 cmdline="$cmdline sysctl.kernel.softlockup_all_cpu_backtrace=1"
 cmdline="$cmdline sched_verbose $append"
+# the guest's cost markers run only with the plugin (guest/cost-mark.sh)
+[ -z "$cost" ] || cmdline="$cmdline lab.cost=1"
 
 # the monitor lets a timeout ask the guest where it is stuck (sysrq)
 set -- "$@" -display none -no-reboot -monitor "unix:$work/monitor,server=on,wait=off" \

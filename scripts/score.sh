@@ -278,7 +278,7 @@ for ((b = 1; b <= boots; b++)); do
 		esac
 		# the cost figures of this boot's rows (NA without the plugin)
 		[ ! -f "$out/score.csv" ] ||
-			"$LAB_TOP/scripts/sis_cost.py" attach --nps "$n" --boot "$b" "$out/score.csv" \
+			"$LAB_TOP/scripts/sis_cost.py" attach --only nps="$n" --only boot="$b" "$out/score.csv" \
 				"$out/cost-nps$n-boot$b.out" 2>"$out/cost.err" ||
 			echo "no cost figures for NPS$n boot $b: $(tail -n1 "$out/cost.err")" |
 				tee -a "$out/notes.txt" >&2

@@ -212,7 +212,7 @@ def cmd_attach(args):
         for c in COLUMNS:
             r.setdefault(c, 'NA')
     for r in rows:
-        if (args.nps and r.get('nps') != args.nps) or (args.boot and r.get('boot') != args.boot):
+        if any(r.get(k) != v for k, v in args.only) or any(r.get(k) == v for k, v in args.other):
             continue
         fig = dict.fromkeys(COLUMNS, 'NA')
         a, b = r.get('cost_from', 'NA'), r.get('cost_to', 'NA')
@@ -320,6 +320,13 @@ def cmd_compare(args):
     return 1 if flagged and args.strict else 0
 
 
+def column_value(text):
+    col, eq, val = text.partition('=')
+    if not col or not eq:
+        raise argparse.ArgumentTypeError(f'not COL=VAL: {text}')
+    return col, val
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -330,8 +337,10 @@ def main(argv=None):
     p.add_argument('--top', type=int, default=0, help='also list the N costliest functions')
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser('attach', help="add the cost columns to a score CSV's rows")
-    p.add_argument('--nps', help='only the rows of this NPS mode')
-    p.add_argument('--boot', help='only the rows of this boot')
+    p.add_argument('--only', type=column_value, action='append', default=[], metavar='COL=VAL',
+                   help='only the rows whose COL is VAL (repeatable: all must hold)')
+    p.add_argument('--except', dest='other', type=column_value, action='append', default=[],
+                   metavar='COL=VAL', help='not the rows whose COL is VAL')
     p.add_argument('csv')
     p.add_argument('out', help="the plugin output file of the boot that wrote those rows "
                    "(missing: the rows' cost figures are NA)")

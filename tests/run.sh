@@ -330,7 +330,7 @@ exec sleep 600
 		[ "$rc" != 124 ] || sed 's/^/# /' "$b/hung"
 		row=$(tail -n +2 "$b/out/results.csv" 2>/dev/null)
 		case $kind:$rc:$row in
-		hang:3:*",NA,"*",$want"*|fail:3:*",NA,"*",$want"*|zero:3:*",NA,"*",$want"*|ok:0:*",1,run,123.5,"*",ok")
+		hang:3:*",NA,"*",$want"*|fail:3:*",NA,"*",$want"*|zero:3:*",NA,"*",$want"*|ok:0:*",1,run,123.5,"*",ok,0,1")
 			if [ "$kind" != hang ] || sysrq_dump_asked "$b/sysrq"; then
 				ok "bench driver: a run that does '$kind' is recorded as '$want' (status $rc)"
 			else
@@ -624,7 +624,7 @@ trace_begin() {
 	local i me=$BASHPID
 	TRACER=
 	command -v strace >/dev/null || { echo "strace is not installed" >"$1.err"; return 1; }
-	strace -f -qq -e trace=%file -o "$1" -p "$me" 2>"$1.err" &
+	strace -f -qq -e trace=%file,sethostname -o "$1" -p "$me" 2>"$1.err" &
 	TRACER=$!
 	for i in $(seq 100); do
 		[ "$(awk '$1 == "TracerPid:" { print $2 }' "/proc/$me/status")" != "$TRACER" ] || return 0
@@ -648,12 +648,13 @@ trace_end() {
 
 # host_state_untouched FILE: the system calls of the trace FILE that named
 # the host's debugfs (/sys/kernel/debug: the sched features, the SIS
-# statistics, the knobs) or its sysrq trigger: none, or a failure
+# statistics, the knobs) or its sysrq trigger, or set its host name (the
+# guest's cost marker, guest/cost-mark.sh): none, or a failure
 host_state_untouched() {
 	local hits
-	hits=$(grep -E '^[0-9]+ +[a-z0-9_]+\(([A-Z_]+|[0-9]+), "(/sys/kernel/debug|/proc/sysrq-trigger)|^[0-9]+ +[a-z0-9_]+\("(/sys/kernel/debug|/proc/sysrq-trigger)' "$1" || true)
+	hits=$(grep -E '^[0-9]+ +[a-z0-9_]+\(([A-Z_]+|[0-9]+), "(/sys/kernel/debug|/proc/sysrq-trigger)|^[0-9]+ +[a-z0-9_]+\("(/sys/kernel/debug|/proc/sysrq-trigger)|^[0-9]+ +sethostname\(' "$1" || true)
 	if [ -z "$hits" ]; then
-		ok "host tests: no system call named the host's /sys/kernel/debug or /proc/sysrq-trigger ($(grep -c '' "$1") file calls traced)"
+		ok "host tests: no system call named the host's /sys/kernel/debug or /proc/sysrq-trigger or set its host name ($(grep -c '' "$1") calls traced)"
 	else
 		notok "host tests: $(echo "$hits" | wc -l) system calls named the host's kernel state, first: $(echo "$hits" | head -n3 | cut -c1-160 | tr '\n' '|')"
 	fi

@@ -24,7 +24,7 @@ cost_host_tests() {
 	# attach: the rows of NPS1 boot 1 get figures, a failed row NA, a row
 	# of another boot is left NA
 	cp "$d/rows.csv" "$tmp/cost-rows.csv"
-	if "$S/sis_cost.py" attach --nps 1 --boot 1 "$tmp/cost-rows.csv" "$d/fixture.out" 2>"$tmp/cost.err" &&
+	if "$S/sis_cost.py" attach --only nps=1 --only boot=1 "$tmp/cost-rows.csv" "$d/fixture.out" 2>"$tmp/cost.err" &&
 		diff -u "$d/expect-rows.csv" "$tmp/cost-rows.csv" >"$tmp/cost.diff"; then
 		ok "sis_cost.py attach adds the hand-checked figures to tests/cost/rows.csv"
 	else
@@ -32,7 +32,7 @@ cost_host_tests() {
 	fi
 	# a boot without the plugin: every cost column NA, never 0
 	cp "$d/rows.csv" "$tmp/cost-rows.csv"
-	if "$S/sis_cost.py" attach --nps 1 --boot 1 "$tmp/cost-rows.csv" "$tmp/no-such.out" 2>"$tmp/cost.err" &&
+	if "$S/sis_cost.py" attach --only nps=1 --only boot=1 "$tmp/cost-rows.csv" "$tmp/no-such.out" 2>"$tmp/cost.err" &&
 		[ "$(sed -n 2p "$tmp/cost-rows.csv" | cut -d, -f22-)" = "NA,NA,NA,NA,NA,NA,NA" ]; then
 		ok "sis_cost.py attach without the plugin's output: the cost columns are NA"
 	else
@@ -56,6 +56,24 @@ cost_host_tests() {
 		ok "score_report --plot: the frontier sets placement + upkeep instructions per wakeup (562.5) against node missed-idle"
 	else
 		notok "score_report --plot with the cost columns: $(sed -n 2p "$tmp/cost-score/p/frontier-nps1.dat" 2>/dev/null)"
+	fi
+	# the bench report's SIS decisions with the cost columns: the emulated
+	# bench fixture with constant cost figures added to every row shows
+	# them, every variant's mean being that constant
+	mkdir -p "$tmp/cost-bench"
+	cp "$top"/tests/report/emulated/*.txt "$tmp/cost-bench/"
+	awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "place_ipw,upkeep_ipw,sched_ipw,pu_xpw"; next }
+		{ print $0, "700.0,150.0,26000.0,8.400" }' "$top/tests/report/emulated/results.csv" \
+		>"$tmp/cost-bench/results.csv"
+	"$S/bench-report.sh" "$tmp/cost-bench/results.csv" >"$tmp/cost-bench.txt" 2>&1 || true
+	if grep -Eq '^   placement instructions per wakeup( +700){5}$' "$tmp/cost-bench.txt" &&
+		grep -Eq '^   mask upkeep instructions per wakeup( +150){5}$' "$tmp/cost-bench.txt" &&
+		grep -Eq '^   kernel/sched instructions per wakeup( +26000){5}$' "$tmp/cost-bench.txt" &&
+		grep -Eq '^   line transfers per wakeup( +8\.40){5}$' "$tmp/cost-bench.txt" &&
+		grep -q 'With the sis-cost TCG plugin' "$tmp/cost-bench.txt"; then
+		ok "bench report: the cost figures in the SIS decisions, with their legend"
+	else
+		notok "bench report: no cost rows in the SIS decisions: $(grep -m2 -e instructions -e error "$tmp/cost-bench.txt")"
 	fi
 	head -n 5 "$d/fixture.out" >"$tmp/cut.out"
 	expect_error "sis_cost.py: a report cut short" "cut short (no end line)" \

@@ -78,7 +78,7 @@ score_guest_driver() {
 		: >"$g/sysrq"
 		rc=0
 		FAKE=$kind LAB_SCHED_DEBUGFS=$g SCORE_SYSRQ=$g/sysrq \
-			SCORE_MARK="$g/bin/mark" \
+			COST_MARK="$g/bin/mark" \
 			LAB_DIR=$G OUT=$g/out PATH="$g/bin:$G:$PATH" \
 			hang_guard 1200 "$g/hung" sh "$G/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$g/out/score.csv" 2>/dev/null)
