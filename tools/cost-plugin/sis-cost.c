@@ -25,8 +25,11 @@
  * store.  An access by a vCPU that does not hold the line is a transfer
  * (its data comes from another CPU's cache), unless no vCPU ever touched
  * it; a store to a line that other vCPUs also hold is an upgrade (their
- * copies are invalidated).  Accesses of code outside the list are not
- * seen: a line written only by such code looks unchanged.
+ * copies are invalidated).  What this proxy misses: accesses of code
+ * outside the list (a line written only by such code looks unchanged),
+ * capacity and conflict misses, prefetching, the hardware's line size
+ * beyond 64 bytes and its NUMA distances; SMT siblings, which share a
+ * real core's caches, count as separate caches.
  *
  * Report, at each marker run and at exit:
  *   mark SEQ
