@@ -119,10 +119,10 @@ BENCH_AUDIT=$(conf audit) NETPERF_PORT=$(conf netperf_port)
 CSV=$OUT/results.csv
 T=${TMPDIR:-/tmp}/bench.$$
 mkdir -p "$T" "$OUT"
-# the cost markers' count (cost-mark.sh), from 0 in this boot
-COST_MARKS=$T/marks
+# the cost markers' count (cost-mark.sh): one per boot, as the plugin's
+COST_MARKS=${COST_MARKS:-/tmp/cost-marks}
 export COST_MARKS
-echo 0 >"$COST_MARKS"
+[ -s "$COST_MARKS" ] || echo 0 >"$COST_MARKS"
 cost_from=NA cost_to=NA
 ncpu=$(nproc)
 nllc=$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list 2>/dev/null | sort -u | wc -l)

@@ -42,7 +42,8 @@ status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
                   are appended to FILE; \$COST_ALSO adds functions of
                   other code (cost-map.sh --also)
   -v              copy the console to stdout as well
-LAB_MACHINE_OPTS adds -machine options.
+LAB_MACHINE_OPTS adds -machine options; LAB_TCG_THREAD=single runs every
+vCPU in one host thread (default multi: one thread per vCPU).
 LAB_GUEST_BINS lists host programs copied into the guest with their
 libraries (default: hackbench, when installed).  QEMU=path overrides the
 emulator; the full shape uses trixie's QEMU
@@ -81,6 +82,8 @@ cmd=${*:-/lab/topo-dump.sh}
 shape_init
 [ -f "$kernel" ] || die "no kernel at $kernel (run make build first)"
 case $timeout in ''|*[!0-9]*) die "--timeout takes seconds, not '$timeout'" ;; esac
+tcg_thread=${LAB_TCG_THREAD:-multi}
+case $tcg_thread in single|multi) ;; *) die "LAB_TCG_THREAD is single or multi, not '$tcg_thread'" ;; esac
 case $boot_limit in ''|*[!0-9]*) die "--boot-limit takes seconds, not '$boot_limit'" ;; esac
 
 if [ -z "${QEMU:-}" ]; then
@@ -144,7 +147,7 @@ printf '%s\n' "$cmd" >"$work/root/lab/cmd"
 cat ${madt:+"$madt"} "$initrd" "$work/cmd.cpio.gz" >"$work/initrd"
 
 node_mem=$(( ${mem:-$((MEM_PER_NODE * NODES))} / NODES ))
-set -- -machine "q35${LAB_MACHINE_OPTS:-}" -accel tcg,thread=multi -cpu "$cpu" -audiodev none,id=snd0 \
+set -- -machine "q35${LAB_MACHINE_OPTS:-}" -accel "tcg,thread=$tcg_thread" -cpu "$cpu" -audiodev none,id=snd0 \
 	-smp "$NR_CPUS,sockets=$SOCKETS,dies=$CCX,cores=$CORES,threads=$THREADS" \
 	-m "$((node_mem * NODES))M"
 if [ "$NR_CPUS" -gt 255 ]; then

@@ -268,56 +268,78 @@ def per_run(log, out):
     return jobs
 
 
+def read_known(path):
+    """GROUP -> why, from a file of "GROUP WHY..." lines."""
+    known = {}
+    if path:
+        with open(path) as f:
+            for line in f:
+                w = line.split('#', 1)[0].split(None, 1)
+                if w:
+                    known[w[0]] = w[1].strip() if len(w) > 1 else ''
+    return known
+
+
+def beyond(xa, xb, spread, floor, rel=0.0):
+    """Whether two samples' means differ by more than spread times the
+    larger sd, by floor or more and by rel per cent of the first or more."""
+    (ma, sa), (mb, sb) = mean_sd(xa), mean_sd(xb)
+    if ma is None or mb is None:
+        return False
+    d = abs(mb - ma)
+    return d > spread * max(sa, sb) and d >= floor and d >= abs(ma) * rel / 100
+
+
 def cmd_compare(args):
     """Two kernels' costs, job by job: kernel/sched instructions per wakeup
-    and per context switch, and each function whose instructions per
-    wakeup differ by more than SPREAD times the larger run-to-run sd (and
-    by at least MIN_SHARE per cent of the first kernel's kernel/sched
-    instructions per wakeup)."""
+    and per context switch, the instructions per wakeup of each code path
+    (group) with a verdict, and in a path that differs the functions that
+    do.  A path differs when its mean per wakeup moves by more than SPREAD
+    times the larger run-to-run sd and by FLOOR instructions or more; a
+    function is named on the same rule.  With --strict, exits 1 when a path
+    differs that --known does not list."""
     a, b = per_run(args.log_a, args.out_a), per_run(args.log_b, args.out_b)
     groups = read_groups()
-    flagged = 0
-    print(f'A: {args.name_a}, B: {args.name_b}; mean ± sd over the runs; a function '
-          f'is named when its instructions per wakeup differ by more than {args.spread:g} '
-          f'times the larger run-to-run sd and by {args.min_share:g}% or more of A\'s '
-          f'kernel/sched instructions per wakeup')
+    known = read_known(args.known)
+    unknown = 0
+    print(f'A: {args.name_a}, B: {args.name_b}; mean ± sd over the runs, instructions per '
+          f'wakeup; a path differs by more than {args.spread:g} times the larger run-to-run '
+          f'sd, by {args.floor:g} or more and by {args.rel_floor:g}% of A or more')
+    names_of = [g for g, _ in groups] + ['other']
     for job in sorted(set(a) | set(b)):
         ra, rb = a.get(job, []), b.get(job, [])
         if not ra or not rb:
-            print(f'{job}: runs in only one kernel (A {len(ra)}, B {len(rb)})')
-            flagged += 1
+            print(f'{job}: FAIL runs in only one kernel (A {len(ra)}, B {len(rb)})')
+            unknown += 1
             continue
 
-        def per(runs, fn, key):
+        def per(runs, fn, key=0):
             return [sum(v[0] for n, v in r[3].items() if fn(n)) / r[key]
                     for r in runs if r[key]]
-        every = lambda n: True
         print(f'{job}: runs A {len(ra)}, B {len(rb)}')
         for label, key in (('wakeup', 0), ('context switch', 1)):
-            print(f'  kernel/sched instructions per {label}: A {fmt(per(ra, every, key))}, '
-                  f'B {fmt(per(rb, every, key))}')
-        for g in ('placement', 'upkeep'):
-            sel = lambda n, g=g: group_of(n, groups) == g
-            print(f'  {g} instructions per wakeup: A {fmt(per(ra, sel, 0))}, B {fmt(per(rb, sel, 0))}')
-        base = mean_sd(per(ra, every, 0))[0] or 0
+            print(f'  kernel/sched per {label}: A {fmt(per(ra, lambda n: True, key))}, '
+                  f'B {fmt(per(rb, lambda n: True, key))}')
         names = set()
         for r in ra + rb:
             names.update(r[3])
-        rows = []
-        for n in sorted(names):
-            xa = per(ra, lambda x, n=n: x == n, 0)
-            xb = per(rb, lambda x, n=n: x == n, 0)
-            (ma, sa), (mb, sb) = mean_sd(xa), mean_sd(xb)
-            diff = mb - ma
-            if abs(diff) > args.spread * max(sa, sb) and abs(diff) >= base * args.min_share / 100:
-                rows.append((n, xa, xb, diff))
-        for n, xa, xb, diff in sorted(rows, key=lambda r: -abs(r[3])):
-            print(f'  differs: {n} ({group_of(n, groups)}): A {fmt(xa)}, B {fmt(xb)}, '
-                  f'B-A {diff:+.1f} per wakeup')
-        flagged += len(rows)
-        if not rows:
-            print('  no function differs beyond the spread')
-    return 1 if flagged and args.strict else 0
+        for g in names_of:
+            sel = lambda n, g=g: group_of(n, groups) == g
+            xa, xb = per(ra, sel), per(rb, sel)
+            if not beyond(xa, xb, args.spread, args.floor, args.rel_floor):
+                print(f'  {g:<9} A {fmt(xa)}, B {fmt(xb)}: same')
+                continue
+            why = known.get(g)
+            verdict = 'differs, known: ' + why if why is not None else 'FAIL differs'
+            unknown += why is None
+            print(f'  {g:<9} A {fmt(xa)}, B {fmt(xb)}, B-A {mean_sd(xb)[0] - mean_sd(xa)[0]:+.1f}: '
+                  f'{verdict}')
+            for n in sorted(x for x in names if sel(x)):
+                fa, fb = per(ra, lambda x, n=n: x == n), per(rb, lambda x, n=n: x == n)
+                if beyond(fa, fb, args.spread, args.floor):
+                    print(f'    {n}: A {fmt(fa)}, B {fmt(fb)}')
+    print(f'{unknown} unexplained differences')
+    return 1 if unknown and args.strict else 0
 
 
 def column_value(text):
@@ -353,9 +375,13 @@ def main(argv=None):
     p.add_argument('--names', default='A,B', help='the kernels\' names, "A,B"')
     p.add_argument('--spread', type=float, default=2.0,
                    help='how many times the larger run-to-run sd a difference must pass (default 2)')
-    p.add_argument('--min-share', type=float, default=0.5,
-                   help="and how many per cent of A's kernel/sched instructions per wakeup (default 0.5)")
-    p.add_argument('--strict', action='store_true', help='exit 1 when a function or job differs')
+    p.add_argument('--floor', type=float, default=10.0,
+                   help='and how many instructions per wakeup at least (default 10)')
+    p.add_argument('--rel-floor', type=float, default=0.0,
+                   help="and by how many per cent of A's mean at least, for a path (default 0)")
+    p.add_argument('--known', help='a file of "GROUP WHY" lines: differences explained')
+    p.add_argument('--strict', action='store_true',
+                   help='exit 1 when a path differs that --known does not list')
     p.set_defaults(fn=cmd_compare)
     args = ap.parse_args(argv)
     if args.cmd == 'compare':

@@ -325,7 +325,9 @@ exec sleep 600
 			audit=0 netperf_port=12875 >"$b/out/bench.conf"
 		: >"$b/sysrq"
 		rc=0
+		rm -f "$b/cost-marks"
 		FAKE=$kind LAB_SCHED_DEBUGFS=$b/sched BENCH_SYSRQ=$b/sysrq LAB_DIR=$G OUT=$b/out \
+			COST_MARKS=$b/cost-marks \
 			PATH="$b/bin:$PATH" hang_guard 1200 "$b/hung" sh "$G/bench-guest.sh" >"$b/log" 2>&1 || rc=$?
 		[ "$rc" != 124 ] || sed 's/^/# /' "$b/hung"
 		row=$(tail -n +2 "$b/out/results.csv" 2>/dev/null)
@@ -1044,8 +1046,11 @@ sec_boots() {
 		done
 	fi
 
-	# the cost plugin against known work, and one scoreboard job with it
-	[ "${TEST_COST:-1}" = 0 ] || cost_boot_tests "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage"
+	# the cost plugin against known work, the patched kernel with every
+	# feature off against the base in instructions, and one scoreboard job
+	# with the plugin
+	[ "${TEST_COST:-1}" = 0 ] ||
+		cost_boot_tests "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" "$base_kernel"
 
 	# The opt-in MMC level (sched_mmc): its topology, SIS_NODE_MMC bounded by
 	# it, groups that stay when an LLC goes offline, and what it changes
@@ -1064,9 +1069,10 @@ sec_boots() {
 	# isolcpus=domain taking CPU 69, the second thread of LLC 1's second
 	# core, out of the domains; the masks on the paths that bypass the run
 	# queue hooks (a wakeup's CPU replaced by select_task_rq(), cpu.idle,
-	# domain rebuilds, that split core)
+	# domain rebuilds, that split core); schedstats=enable, as the isolated
+	# CPU's schedules are counted in /proc/schedstat
 	[ "${TEST_ISOLCPUS:-1}" = 0 ] ||
-		boot_check scaled 1 "sis-core-idle-test.sh sis-core-exact-test.sh" "isolcpus=domain,69"
+		boot_check scaled 1 "sis-core-idle-test.sh sis-core-exact-test.sh" "isolcpus=domain,69 schedstats=enable"
 
 	# split_llc=2 halves every LLC (same LLC ID): the MMC groups must keep
 	# their spans equal or disjoint, or topology_span_sane() leaves every CPU

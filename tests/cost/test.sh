@@ -112,16 +112,26 @@ cost_host_tests() {
 	fi
 }
 
-# cost_boot_tests KERNEL: the plugin in a 64-CPU guest against known work
-# (guest/tests/cost-test.sh: N, then 2N getppid() calls, then hackbench),
-# then one short scoreboard job with it, whose cost columns must be numbers
+# the jobs the patched kernel with every feature off and the base kernel
+# run for the comparison of their costs, and how many times
+COST_JOBS="hackbench:1/4 hackbench:1 schbench:1/4"
+COST_ROUNDS=3
+
+# cost_boot_tests KERNEL [BASE]: the plugin in a 64-CPU guest against known
+# work (guest/tests/cost-test.sh: N, then 2N getppid() calls, then
+# hackbench); then, with BASE, the patched kernel with every feature off
+# against the base kernel in instructions (guest/cost-jobs.sh in both, then
+# sis_cost.py compare: a code path whose instructions per wakeup differ
+# beyond the run-to-run spread fails unless tests/cost/features-off-known
+# explains it); then one short scoreboard job with the plugin, whose cost
+# columns must be numbers
 cost_boot_tests() {
-	local k=$1 c=$tmp/cost-boot n=20000 st
+	local k=$1 base=${2:-} c=$tmp/cost-boot n=20000 st
 	mkdir -p "$c"
 	echo "== the cost plugin (small shape, NPS1)"
 	if ! COST_ALSO=__x64_sys_getppid,__task_pid_nr_ns SHAPE=small NPS=1 \
 		"$S/boot.sh" --kernel "$k" --log "$logs/test-cost.log" --cost "$c/c.out" \
-		-- "/lab/tests/cost-test.sh $n" 2>"$c/boot.err"; then
+		-- "/lab/tests/cost-test.sh $n; /lab/cost-jobs.sh $COST_ROUNDS $COST_JOBS" 2>"$c/boot.err"; then
 		notok "cost boot: $(tail -n1 "$c/boot.err")"
 		return
 	fi
@@ -136,8 +146,8 @@ cost_boot_tests() {
 		out, n = sys.argv[1], int(sys.argv[2])
 		m = c.read_marks(out)
 		g = c.guest_marks(m)
-		if g != [0, 1, 2, 3]:
-		    print("FAIL marks: guest marks %s, want 0 1 2 3" % g)
+		if g[:4] != [0, 1, 2, 3]:
+		    print("FAIL marks: guest marks %s, want 0 1 2 3 first" % g[:6])
 		    sys.exit()
 		path = ("__x64_sys_getppid", "__task_pid_nr_ns")
 		d1, d2 = c.delta(m, 0, 1), c.delta(m, 1, 2)
@@ -165,6 +175,26 @@ cost_boot_tests() {
 		[ -n "$verdict" ] || continue
 		if [ "$verdict" = ok ]; then ok "cost plugin: $line"; else notok "cost plugin: $line"; fi
 	done <<<"$st"
+
+	if [ -n "$base" ]; then
+		echo "== the base kernel's cost (small shape, NPS1)"
+		if ! SHAPE=small NPS=1 "$S/boot.sh" --kernel "$base" --log "$logs/test-cost-base.log" \
+			--cost "$c/base.out" -- "/lab/cost-jobs.sh $COST_ROUNDS $COST_JOBS" 2>"$c/boot.err"; then
+			notok "cost boot of the base kernel: $(tail -n1 "$c/boot.err")"
+		else
+			"$S/sis_cost.py" compare --names base,patched --spread 3 --rel-floor 10 \
+				--known "$top/tests/cost/features-off-known" \
+				"$logs/test-cost-base.log" "$c/base.out" "$logs/test-cost.log" "$c/c.out" \
+				>"$logs/cost-features-off.txt" 2>&1 || true
+			sed 's/^/# /' "$logs/cost-features-off.txt"
+			st=$(grep -c ': FAIL' "$logs/cost-features-off.txt" || true)
+			if ! grep -q '^0 unexplained differences$' "$logs/cost-features-off.txt"; then
+				notok "features off = base in instructions: $st code paths differ beyond the spread, unexplained: $(grep -m3 ': FAIL' "$logs/cost-features-off.txt" | tr '\n' ' ')"
+			else
+				ok "features off = base in instructions: every code path within the run-to-run spread or explained ($(grep -c 'differs, known' "$logs/cost-features-off.txt") known: tests/cost/features-off-known)"
+			fi
+		fi
+	fi
 
 	echo "== one scoreboard job with the cost plugin (small shape, NPS1)"
 	if ! SHAPE=small NPS=1 SIZE=tiny LOADS=1/4 ROUNDS=1 BENCHES=hackbench \

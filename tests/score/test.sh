@@ -69,7 +69,7 @@ score_guest_driver() {
 		hang) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: hung: killed after 2 s; stacks of all CPUs" ;;
 		silent) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: no Time: line in hackbench's output" ;;
 		esac
-		rm -rf "$g/out" "$g/marks"
+		rm -rf "$g/out" "$g/marks" "$g/cost-marks"
 		mkdir -p "$g/out"
 		printf '%s\n' features="SIS_NODE SIS_CORE" variants="tip SIS_NODE+SIS_NODE_CORE" \
 			benches=hackbench jobs=hackbench:1/16 rounds=1 runtime=1 messages=2000 run_limit=2 \
@@ -78,7 +78,7 @@ score_guest_driver() {
 		: >"$g/sysrq"
 		rc=0
 		FAKE=$kind LAB_SCHED_DEBUGFS=$g SCORE_SYSRQ=$g/sysrq \
-			COST_MARK="$g/bin/mark" \
+			COST_MARK="$g/bin/mark" COST_MARKS="$g/cost-marks" \
 			LAB_DIR=$G OUT=$g/out PATH="$g/bin:$G:$PATH" \
 			hang_guard 1200 "$g/hung" sh "$G/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$g/out/score.csv" 2>/dev/null)
