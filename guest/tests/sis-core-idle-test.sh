@@ -214,16 +214,22 @@ if [ -n "$iso" ]; then
 		sis-load -c "$J" spin 1
 		sleep 1
 		start_hogs JH "$J"
+		# schedule() calls on I, and on every CPU: /proc/schedstat counts
+		# only with schedstats on (the boot's schedstats=enable)
 		b=$(awk -v c="cpu$I" '$1 == c { print $4 }' /proc/schedstat)
+		tb=$(awk '$1 ~ /^cpu[0-9]/ { s += $4 } END { print s + 0 }' /proc/schedstat)
 		/lab/sis-stats.sh --audit sis-load -c "$H" wakeups "$N" "$H,$J,$I" >/tmp/ci-iso 2>&1
 		a=$(awk -v c="cpu$I" '$1 == c { print $4 }' /proc/schedstat)
+		ta=$(awk '$1 ~ /^cpu[0-9]/ { s += $4 } END { print s + 0 }' /proc/schedstat)
 		end_hogs JH
 		end_hogs SH
 		cat /tmp/ci-iso
 		out=$(sis_stat core_outside /tmp/ci-iso)
 		ran=$((a - b))
 		# a few schedules on I are its own (timers, kworkers)
-		if [ "$out" = 0 ] && [ "$ran" -lt $((N / 10)) ]; then
+		if [ "$ta" = "$tb" ]; then
+			result sis-core-isolcpus FAIL "no schedule() counted on any CPU: schedstats off (boot with schedstats=enable)"
+		elif [ "$out" = 0 ] && [ "$ran" -lt $((N / 10)) ]; then
 			result sis-core-isolcpus ok "no mask bit outside the LLC, $ran schedules on isolated CPU $I in $N wakeups"
 		else
 			result sis-core-isolcpus FAIL "core_outside ${out:-?}, $ran schedules on isolated CPU $I in $N wakeups"
