@@ -1,5 +1,5 @@
 #!/bin/bash
-# Boot a kernel on the emulated Zen3 2P topology and run one command.
+# Boot a kernel on an emulated 2P platform (configs/platform/) and run one command.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -7,19 +7,25 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [options] [--] [CMD]
 
-Boot KERNEL under QEMU TCG (/dev/kvm here is PVM and cannot run it) with the
-Zen3 2P shape: 2 sockets, 8 CCX per socket, one LLC per CCX (a QEMU die),
-SMT2, NPS NUMA nodes per socket with SLIT distances 10/12/32.  The guest
-runs CMD (default: a topology summary) from /lab and powers off; the exit
-status is CMD's.  The whole guest console plus its final dmesg goes to LOG.
+Boot KERNEL under QEMU TCG (/dev/kvm here is PVM and cannot run it) with
+the shape of a platform of configs/platform/: 2 sockets, its LLCs per
+socket (one QEMU die each), cores per LLC, SMT2, NPS NUMA nodes per
+socket with SLIT distances 10/12/32.  The guest runs CMD (default: a
+topology summary) from /lab and powers off; the exit status is CMD's.
+The whole guest console plus its final dmesg goes to LOG.
 
-  --nps N         1, 2 or 4 (default \$NPS or 1)
-  --shape S       scaled (128 CPUs, default), full (256 CPUs, 2x64C/128T)
-                  or small (64 CPUs: 2 cores per CCX)
-  --model M       milan (default \$MODEL or milan: EPYC-Milan CPUID with
-                  topoext, Linux's Milan CPU numbering through an ACPI
-                  MADT upgrade in the initrd) or intel (Skylake-Server,
-                  one L3 per QEMU die, QEMU's numbering)
+  --nps N         one of the platform's NPS modes (default \$NPS or 1;
+                  1, 2 or 4)
+  --shape S       scaled (default: 4 cores per LLC, every LLC count per
+                  socket and node of the real part; milan 128 CPUs), full
+                  (the real part; milan 256 CPUs, 2x64C/128T) or small
+                  (2 cores per LLC; milan 64 CPUs)
+  --model M       a platform of configs/platform/ (default \$MODEL or
+                  milan): $(platform_names)
+                  The AMD ones run their EPYC CPU model with topoext and
+                  Linux's CPU numbering of the part (an ACPI MADT upgrade
+                  in the initrd); intel is Skylake-Server in Milan's
+                  shape, one L3 per QEMU die, QEMU's numbering
   --kernel FILE   bzImage (default \$LAB_OUT/obj-qemu/arch/x86/boot/bzImage)
   --initrd FILE   base initramfs (default: built by mkinitramfs.sh)
   --log FILE      console log (default
@@ -46,8 +52,10 @@ LAB_MACHINE_OPTS adds -machine options; LAB_TCG_THREAD=single runs every
 vCPU in one host thread (default multi: one thread per vCPU).
 LAB_GUEST_BINS lists host programs copied into the guest with their
 libraries (default: hackbench, when installed).  QEMU=path overrides the
-emulator; the full shape uses trixie's QEMU
-(fetch-qemu.sh) because bookworm's 7.2 stops at 255 CPUs under TCG.
+emulator; a shape of more than 255 CPUs, or a platform whose CPU model
+this machine's QEMU lacks (genoa, turin), uses trixie's QEMU
+(fetch-qemu.sh): bookworm's 7.2 stops at 255 CPUs under TCG and has no
+EPYC-Genoa.  A shape the QEMU cannot run is refused in one line.
 EOT
 }
 # lpj: skip calibrating the delay loop, whose result under TCG is noise
@@ -86,13 +94,7 @@ tcg_thread=${LAB_TCG_THREAD:-multi}
 case $tcg_thread in single|multi) ;; *) die "LAB_TCG_THREAD is single or multi, not '$tcg_thread'" ;; esac
 case $boot_limit in ''|*[!0-9]*) die "--boot-limit takes seconds, not '$boot_limit'" ;; esac
 
-if [ -z "${QEMU:-}" ]; then
-	if [ "$NR_CPUS" -gt 255 ]; then
-		QEMU=$("$LAB_TOP/scripts/fetch-qemu.sh")
-	else
-		QEMU=$(command -v qemu-system-x86_64 || true)
-	fi
-fi
+QEMU=$(platform_qemu)
 [ -n "$QEMU" ] && [ -x "$QEMU" ] ||
 	die "QEMU not found (apt-get install qemu-system-x86, or set QEMU=)"
 
@@ -113,15 +115,9 @@ if [ -n "$cost" ]; then
 fi
 
 madt=
-if [ "$MODEL" = milan ]; then
-	cpu=$(milan_cpu "$QEMU")
-	madt=$(milan_madt)
-else
-	# QEMU shares an Intel model's L3 per die, so one die is one CCX.
-	# level=0xd hides CPUID leaf 0x1f, whose die encoding trips an
-	# assertion in QEMU 10; leaf 4 still gives the LLC.
-	cpu=Skylake-Server,level=0xd
-fi
+cpu=$(platform_cpu "$QEMU")
+# shellcheck disable=SC2154 # platform_load sets PLAT_*
+[ "$PLAT_numbering" != linux ] || madt=$(platform_madt)
 
 log=${log:-$LAB_OUT/logs/boot-$MODEL-$SHAPE-nps$NPS.log}
 mkdir -p "$(dirname "$log")"
@@ -134,7 +130,7 @@ if [ -z "$initrd" ]; then
 	initrd=$("$LAB_TOP/scripts/mkinitramfs.sh" "$LAB_OUT/initramfs.cpio.gz" $bins)
 fi
 # the command travels as a second archive appended to the base one; the
-# Milan model's MADT goes first, as the uncompressed archive the kernel's
+# MADT of the firmware's numbering goes first, as the uncompressed archive the kernel's
 # ACPI table upgrade reads
 work=$(mktemp -d)
 qemu='' wd=''
@@ -245,7 +241,7 @@ watchdog() {
 	kill "$1" 2>/dev/null || true
 }
 
-note "booting $MODEL NPS$NPS, $NR_CPUS CPUs ($SOCKETS sockets x $CCX CCX x $CORES cores x $THREADS threads), log $log"
+note "booting $MODEL NPS$NPS, $NR_CPUS CPUs ($SOCKETS sockets x $CCX LLCs x $CORES cores x $THREADS threads), log $log"
 start=$(date +%s)
 # no earlier boot's log for the watchdog to read LAB-BOOTED from
 rm -f "$log" "$log.regs"
@@ -261,8 +257,8 @@ qemu=
 kill "$wd" 2>/dev/null || true
 wait 2>/dev/null || true
 [ ! -e "$work/timed-out" ] || rc=124
-# QEMU warns per vCPU of each CPU feature TCG lacks (on milan: the forced
-# topoext): counted here, kept out of the console log the splat scans read
+# QEMU warns per vCPU of each CPU feature TCG lacks (on the AMD platforms:
+# the forced topoext): counted here, kept out of the console log the splat scans read
 lacks=$(grep -c "doesn't support requested feature" "$log.qemu" 2>/dev/null || true)
 [ "${lacks:-0}" = 0 ] || note "$lacks QEMU warnings of CPU features TCG lacks (in $log.qemu)"
 if [ "$rc" -eq 124 ]; then

@@ -149,31 +149,100 @@ touched_dirs() {
 		grep -v '^tools/'; } | sort -u | tr '\n' ' '
 }
 
-# The emulated Zen3 2P shape: 2 sockets x 8 CCX (one LLC each) x CORES x
-# SMT2.  SHAPE=full is the real 2x64C/128T part (CORES=8, 256 CPUs);
-# SHAPE=scaled (the default) keeps every count per node and halves the
-# cores per CCX (128 CPUs); SHAPE=small has 2 cores per CCX (64 CPUs), for
-# the debug kernel.  NPS=1|2|4 NUMA nodes per socket.  MODEL=milan (the
-# default) is AMD EPYC Milan CPUID with Linux's Milan CPU numbering (all
-# first threads, then all second threads); MODEL=intel is an Intel CPU
-# model with QEMU's numbering (SMT siblings adjacent).
+# The platforms: one data file each, configs/platform/NAME, named by MODEL
+# (default milan; LAB_PLATFORMS names another directory, for tests).
+# Lines KEY=VALUE ('#' comments), every key required:
+#   description           one line, for help texts and reports
+#   vendor                amd or intel: how Linux derives the LLC ID from
+#                         the APIC ID (AMD's CPUID 0x8000001D shifts it,
+#                         Intel's leaf 4 masks it) and the node reclaim
+#                         distance (32 on AMD Zen, else 30)
+#   cpu                   QEMU CPU models, the first one the QEMU has is taken
+#   cpu_flags             what follows the model in -cpu (+topoext, level=0xd)
+#   force_features        yes: x-force-features=on keeps what TCG would
+#                         filter out (topoext), and every other feature the
+#                         QEMU cannot emulate is switched off by name
+#                         (platform_cpu asks QEMU which); no: the model as is
+#   sockets, llcs_per_socket, cores_per_llc, threads_per_core
+#                         the real part (SHAPE=full)
+#   nps                   the NPS modes (NUMA nodes per socket) it supports
+#   numbering             linux: the firmware's order, Linux's numbering of
+#                         the real part (every core's first thread, then the
+#                         second threads: CPU n's sibling is n + NR_CPUS/2),
+#                         given by a MADT of our own (platform_madt); qemu:
+#                         QEMU's order (SMT siblings adjacent)
+#   scaled_cores_per_llc, small_cores_per_llc
+#                         cores per LLC of SHAPE=scaled and SHAPE=small: the
+#                         LLCs per socket and per node stay the real part's
+LAB_PLATFORMS=${LAB_PLATFORMS:-$LAB_TOP/configs/platform}
+PLATFORM_KEYS="description vendor cpu cpu_flags force_features sockets llcs_per_socket
+cores_per_llc threads_per_core nps numbering scaled_cores_per_llc small_cores_per_llc"
+
+# platform_names: the platforms (MODEL values), in one line
+platform_names() {
+	local f out=
+	for f in "$LAB_PLATFORMS"/*; do
+		[ -f "$f" ] && out="$out${out:+ }${f##*/}"
+	done
+	printf '%s\n' "$out"
+}
+
+# platform_load NAME: the keys of configs/platform/NAME as PLAT_<key>
+# variables (PLAT_cpu, PLAT_nps...); an unknown platform, key or value
+# is refused in one line
+platform_load() {
+	local f=$LAB_PLATFORMS/$1 line k v
+	case $1 in ''|*[!a-z0-9_-]*) f= ;; esac
+	[ -n "$f" ] && [ -f "$f" ] ||
+		die "unknown MODEL '$1' (platforms: $(platform_names))"
+	for k in $PLATFORM_KEYS; do
+		unset "PLAT_$k"
+	done
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in ''|'#'*) continue ;; esac
+		k=${line%%=*} v=${line#*=}
+		case " $(echo $PLATFORM_KEYS) " in
+		*" $k "*) printf -v "PLAT_$k" '%s' "$v" ;;
+		*) die "$f: unknown key '$k' in '$line'" ;;
+		esac
+	done <"$f"
+	for k in $PLATFORM_KEYS; do
+		v=PLAT_$k
+		[ -n "${!v:-}" ] || die "$f: no $k= line"
+		case $k:${!v} in
+		sockets:*|llcs_per_socket:*|cores_per_llc:*|threads_per_core:*|*_cores_per_llc:*)
+			case ${!v} in *[!0-9]*|0*) die "$f: $k must be a positive number, not '${!v}'" ;; esac ;;
+		vendor:amd|vendor:intel|force_features:yes|force_features:no) ;;
+		numbering:linux|numbering:qemu) ;;
+		vendor:*|force_features:*|numbering:*) die "$f: $k cannot be '${!v}'" ;;
+		esac
+	done
+}
+
+# shape_init: the emulated machine of MODEL (default milan), SHAPE and
+# NPS: SHAPE=full is the real part, scaled (the default) and small keep
+# its sockets, LLCs per socket and per node, and SMT with fewer cores per
+# LLC (the platform's scaled_cores_per_llc, small_cores_per_llc); NPS
+# (default 1) is one of the platform's NPS modes.  Sets SOCKETS, CCX (LLCs
+# per socket, one QEMU die each), CORES (per LLC), THREADS, CCX_CPUS,
+# SOCKET_CPUS, NR_CPUS, NODES, NODE_CPUS and the APIC ID field widths.
+# shellcheck disable=SC2154 # PLAT_*: platform_load
 shape_init() {
-	SOCKETS=2 CCX=8 THREADS=2
-	case ${SHAPE:-scaled} in
-	full) CORES=8 ;;
-	scaled) CORES=4 ;;
-	small) CORES=2 ;;
+	SHAPE=${SHAPE:-scaled} NPS=${NPS:-1} MODEL=${MODEL:-milan}
+	platform_load "$MODEL"
+	SOCKETS=$PLAT_sockets CCX=$PLAT_llcs_per_socket THREADS=$PLAT_threads_per_core
+	case $SHAPE in
+	full) CORES=$PLAT_cores_per_llc ;;
+	scaled) CORES=$PLAT_scaled_cores_per_llc ;;
+	small) CORES=$PLAT_small_cores_per_llc ;;
 	*) die "unknown SHAPE '${SHAPE}' (scaled, full or small)" ;;
 	esac
-	case ${NPS:-1} in
-	1|2|4) ;;
-	*) die "unknown NPS '${NPS}': Zen3 has NPS1, NPS2 and NPS4" ;;
+	case " $PLAT_nps " in
+	*" $NPS "*) ;;
+	*) die "unknown NPS '${NPS}': $MODEL has NPS$(echo $PLAT_nps | sed 's/ /, NPS/g; s/\(.*\), /\1 and /')" ;;
 	esac
-	case ${MODEL:-milan} in
-	milan|intel) ;;
-	*) die "unknown MODEL '${MODEL}' (milan or intel)" ;;
-	esac
-	SHAPE=${SHAPE:-scaled} NPS=${NPS:-1} MODEL=${MODEL:-milan}
+	[ $((CCX % NPS)) = 0 ] ||
+		die "NPS$NPS cannot split the $CCX LLCs of a $MODEL socket evenly"
 	CCX_CPUS=$((CORES * THREADS))
 	SOCKET_CPUS=$((CCX * CCX_CPUS))
 	NR_CPUS=$((SOCKETS * SOCKET_CPUS))
@@ -183,30 +252,53 @@ shape_init() {
 }
 
 # QEMU numbers its vCPUs (the "index" of -numa cpus=) socket-major, then
-# die (CCX), core, thread.  linux_cpu INDEX: the number Linux gives that
-# vCPU under MODEL.  Linux numbers CPUs in MADT order: QEMU's own table
-# (MODEL=intel) lists them by index; the Milan table (milan_madt) lists
-# the first thread of every core, then the second threads.
+# die (LLC), core, thread.  linux_cpu INDEX [VAR]: the number Linux gives
+# that vCPU under MODEL, printed or stored in VAR.  Linux numbers CPUs in
+# MADT order: QEMU's own table (numbering=qemu) lists them by index; the
+# firmware's (numbering=linux, platform_madt) lists the first thread of
+# every core, then the second threads.
+# shellcheck disable=SC2154 # PLAT_*: platform_load
 linux_cpu() {
-	if [ "$MODEL" = milan ]; then
-		echo $(( $1 % THREADS * (NR_CPUS / THREADS) + $1 / THREADS ))
+	local _n=$1
+	[ "$PLAT_numbering" != linux ] ||
+		_n=$(( $1 % THREADS * (NR_CPUS / THREADS) + $1 / THREADS ))
+	if [ $# -gt 1 ]; then
+		printf -v "$2" '%s' "$_n"
 	else
-		echo "$1"
+		echo "$_n"
 	fi
 }
 
-# block_list WIDTH INDEX: the Linux cpulist ("0-3,64-67") of the aligned
-# block of WIDTH vCPUs holding vCPU INDEX: a core, an LLC, a node...
+# range_list FIRST COUNT [VAR]: the Linux cpulist ("0-3,64-67") of the
+# COUNT vCPUs from index FIRST on, printed or stored in VAR
+range_list() {
+	local _i _c _a=-2 _b=-2 _out=
+	local -a _m=()
+	for ((_i = $1; _i < $1 + $2; _i++)); do
+		linux_cpu "$_i" _c
+		_m[_c]=1
+	done
+	# an indexed array's subscripts come in ascending order
+	for _c in "${!_m[@]}" -1; do
+		[ "$_c" -ne $((_b + 1)) ] || { _b=$_c; continue; }
+		if [ "$_a" -ge 0 ]; then
+			_out=$_out,$_a
+			[ "$_a" = "$_b" ] || _out=$_out-$_b
+		fi
+		_a=$_c _b=$_c
+	done
+	if [ $# -gt 2 ]; then
+		printf -v "$3" '%s' "${_out#,}"
+	else
+		echo "${_out#,}"
+	fi
+}
+
+# block_list WIDTH INDEX [VAR]: the Linux cpulist of the aligned block of
+# WIDTH vCPUs holding vCPU INDEX (a core, an LLC, a node...), printed or
+# stored in VAR
 block_list() {
-	local first=$(($2 / $1 * $1)) i
-	for ((i = first; i < first + $1; i++)); do
-		linux_cpu "$i"
-	done | sort -n | awk '
-		function out() { printf "%s%s", sep, a == b ? a : a "-" b; sep = "," }
-		NR == 1 { a = b = $1; next }
-		$1 == b + 1 { b = $1; next }
-		{ out(); a = b = $1 }
-		END { out(); print "" }'
+	range_list $(($2 / $1 * $1)) "$1" ${3:+"$3"}
 }
 
 # bits N: the number of APIC ID bits QEMU gives a level of N items
@@ -216,12 +308,18 @@ bits() {
 	echo "$b"
 }
 
-# apic_id INDEX: the APIC ID QEMU gives vCPU INDEX (thread, core, die and
-# socket fields, each as wide as its count needs)
+# apic_id INDEX [VAR]: the APIC ID QEMU gives vCPU INDEX (thread, core, die
+# and socket fields, each as wide as its count needs), printed or stored
+# in VAR
 apic_id() {
-	local t=$(($1 % THREADS)) c=$(($1 / THREADS % CORES))
-	local d=$(($1 / CCX_CPUS % CCX)) s=$(($1 / SOCKET_CPUS))
-	echo $(( ((s << APIC_DB | d) << APIC_CB | c) << APIC_TB | t ))
+	local _t=$(($1 % THREADS)) _c=$(($1 / THREADS % CORES))
+	local _d=$(($1 / CCX_CPUS % CCX)) _s=$(($1 / SOCKET_CPUS))
+	local _id=$(( ((_s << APIC_DB | _d) << APIC_CB | _c) << APIC_TB | _t ))
+	if [ $# -gt 1 ]; then
+		printf -v "$2" '%s' "$_id"
+	else
+		echo "$_id"
+	fi
 }
 # SLIT distance between two nodes: 10 local, 12 same socket, 32 remote.
 node_distance() {
@@ -234,16 +332,62 @@ node_distance() {
 	fi
 }
 
-# milan_cpu QEMU: the -cpu argument of the Milan model.  TCG filters out
+# qemu_has_cpu QEMU MODEL: QEMU has the CPU model MODEL
+qemu_has_cpu() {
+	"$1" -device "$2-x86_64-cpu,help" 2>/dev/null | grep -q .
+}
+
+# platform_qemu: the QEMU that runs MODEL in SHAPE: $QEMU; else this
+# machine's qemu-system-x86_64 when it has one of the platform's CPU
+# models and the shape fits 255 CPUs; else trixie's (fetch-qemu.sh)
+# shellcheck disable=SC2154 # PLAT_*: platform_load
+platform_qemu() {
+	local q m
+	if [ -n "${QEMU:-}" ]; then
+		printf '%s\n' "$QEMU"
+		return
+	fi
+	q=$(command -v qemu-system-x86_64 || true)
+	if [ -n "$q" ] && [ "$NR_CPUS" -le 255 ]; then
+		for m in $PLAT_cpu; do
+			qemu_has_cpu "$q" "$m" && { printf '%s\n' "$q"; return; }
+		done
+	fi
+	[ -z "$q" ] && [ "$NR_CPUS" -le 255 ] && return
+	"$LAB_TOP/scripts/fetch-qemu.sh"
+}
+
+# platform_cpu QEMU: the -cpu argument of MODEL on QEMU, or one line
+# saying why QEMU cannot run MODEL in SHAPE.  The model is the first of
+# the platform's that QEMU has.  With force_features=yes: TCG filters out
 # topoext, without which an AMD guest sees one L3 per socket; the
 # experimental x-force-features=on keeps it, so every other feature this
 # QEMU cannot emulate under TCG is switched off by name (asked of QEMU
 # itself) and topoext, CPUID information only, is the one forced.
-milan_cpu() {
-	local q=$1 want=EPYC-Milan,+topoext drop
+# shellcheck disable=SC2154 # PLAT_*: platform_load
+platform_cpu() {
+	local q=$1 model="" m want drop ver
+	ver=$("$q" --version 2>/dev/null | sed -n '1s/^QEMU emulator version \([0-9]*\.[0-9]*\).*/\1/p')
+	# TCG emulates x2APIC, which APIC IDs above 254 need, from QEMU 8.1 on
+	if [ "$NR_CPUS" -gt 255 ] && [ -n "$ver" ] &&
+		[ $(( ${ver%.*} * 100 + ${ver#*.} )) -lt 801 ]; then
+		die "$q is QEMU $ver, which cannot run more than 255 CPUs under TCG: MODEL=$MODEL SHAPE=$SHAPE has $NR_CPUS (QEMU 8.1 or later: make qemu-full)"
+	fi
+	for m in $PLAT_cpu; do
+		qemu_has_cpu "$q" "$m" && { model=$m; break; }
+	done
+	[ -n "$model" ] ||
+		die "$q${ver:+ (QEMU $ver)} has no $(echo $PLAT_cpu | sed 's/ / or /g') CPU model, which MODEL=$MODEL needs (trixie's QEMU 10: make qemu-full)"
+	[ "$model" = "${PLAT_cpu%% *}" ] ||
+		note "$q has no ${PLAT_cpu%% *} CPU model: MODEL=$MODEL runs $model's CPUID in $MODEL's shape"
+	want=$model,$PLAT_cpu_flags
+	if [ "$PLAT_force_features" = no ]; then
+		printf '%s\n' "$want"
+		return
+	fi
 	[ "$NR_CPUS" -le 255 ] || want=$want,+x2apic
-	"$q" -device EPYC-Milan-x86_64-cpu,help 2>/dev/null | grep -q 'x-force-features=' ||
-		die "$q has no EPYC-Milan CPU with the x-force-features property, which MODEL=milan needs (MODEL=intel does not)"
+	"$q" -device "$model-x86_64-cpu,help" 2>/dev/null | grep -q 'x-force-features=' ||
+		die "$q has no $model CPU with the x-force-features property, which MODEL=$MODEL needs (MODEL=intel does not)"
 	drop=$(echo quit | "$q" -machine q35 -accel tcg -cpu "$want" -smp 1 -nodefaults \
 		-display none -S -monitor stdio -serial none 2>&1 >/dev/null |
 		sed -n "s/.*TCG doesn't support requested feature: CPUID\.[^.]*\.\([^ ]*\) .*/\1/p" |
@@ -254,13 +398,14 @@ milan_cpu() {
 	printf '%s%s,x-force-features=on\n' "$want" "$(printf ',-%s' $drop)"
 }
 
-# milan_madt: print the path of an uncompressed cpio holding
-# kernel/firmware/acpi/APIC.aml, the MADT that gives Linux's Milan
-# numbering for SHAPE (scripts/mkmadt.py), made once per shape.
-milan_madt() {
-	local f=$LAB_OUT/acpi/madt-milan-$SHAPE.cpio d q=0
+# platform_madt: print the path of an uncompressed cpio holding
+# kernel/firmware/acpi/APIC.aml, the MADT that gives Linux the firmware's
+# numbering (numbering=linux) for MODEL and SHAPE (scripts/mkmadt.py),
+# made once per platform and shape.
+platform_madt() {
+	local f=$LAB_OUT/acpi/madt-$MODEL-$SHAPE.cpio d q=0 n a
 	if [ -s "$f" ] && [ "$f" -nt "$LAB_TOP/scripts/mkmadt.py" ] &&
-		[ "$f" -nt "$LAB_TOP/scripts/lib.sh" ]; then
+		[ "$f" -nt "$LAB_TOP/scripts/lib.sh" ] && [ "$f" -nt "$LAB_PLATFORMS/$MODEL" ]; then
 		printf '%s\n' "$f"
 		return
 	fi
@@ -269,7 +414,9 @@ milan_madt() {
 	# shellcheck disable=SC2046
 	python3 "$LAB_TOP/scripts/mkmadt.py" -o "$d/kernel/firmware/acpi/APIC.aml" \
 		$(while [ "$q" -lt "$NR_CPUS" ]; do
-			echo "$(linux_cpu "$q") $q:$(apic_id "$q")"
+			linux_cpu "$q" n
+			apic_id "$q" a
+			echo "$n $q:$a"
 			q=$((q + 1))
 		done | sort -n | cut -d' ' -f2) || die "cannot write the MADT"
 	(cd "$d" && find kernel | cpio -o -H newc --quiet -R 0:0) >"$f.tmp" ||

@@ -2,15 +2,19 @@
 """Write an ACPI MADT ("APIC" table) for the emulated machine.
 
 Linux numbers CPUs in the order their entries appear in the MADT.  QEMU
-lists them in its own vCPU index order, so a Milan-like numbering (every
-core's first thread, then the second threads) needs a table of our own,
-given to the kernel through its initrd table upgrade
+lists them in its own vCPU index order, so the firmware's numbering of a
+platform with numbering=linux in configs/platform/ (every core's first
+thread, then the second threads, as on every EPYC 2P) needs a table of
+our own, given to the kernel through its initrd table upgrade
 (Documentation/admin-guide/acpi/initrd_table_override.rst).  The kernel
 takes it in place of QEMU's only when signature, OEM ID and OEM table ID
 match and the OEM revision is higher, so the header names QEMU's
 "BOCHS "/"BXPC    " with revision 2 (QEMU writes 1).
 
-Everything but the order is what QEMU's q35 table holds: one local APIC
+The order and the APIC IDs come from the caller (scripts/lib.sh
+platform_madt, where the platform's numbering and APIC ID rules are), so
+this script holds no platform of its own.  Everything but the order is
+what QEMU's q35 table holds: one local APIC
 entry per vCPU (an x2APIC entry for APIC IDs of 255 and above), the I/O
 APIC at 0xfec00000, the ISA overrides (IRQ 0 to GSI 2; IRQs 5, 9, 10 and
 11 level, active high) and one NMI entry on LINT1 for all processors.

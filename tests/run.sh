@@ -101,6 +101,34 @@ sec_bad_input() {
 	chmod +x "$tmp/old-qemu"
 	expect_error "QEMU without x-force-features" "has no EPYC-Milan CPU with the x-force-features property" \
 		env QEMU="$tmp/old-qemu" "$S/boot.sh" --kernel "$tmp/bzImage"
+	# the platforms (configs/platform/): an unknown one lists them; an NPS
+	# mode a platform lacks, or a shape its QEMU cannot run, is refused
+	expect_error "unknown model lists the platforms" "unknown MODEL 'epyc' (platforms: $(platform_names))" \
+		"$S/boot.sh" --model epyc
+	expect_error "NPS mode genoa lacks" "unknown NPS '3': genoa has NPS1, NPS2 and NPS4" \
+		"$S/boot.sh" --model genoa --nps 3
+	mkdir -p "$tmp/platforms"
+	sed 's/^nps=.*/nps=1 2/' "$top/configs/platform/rome" >"$tmp/platforms/rome-nps2"
+	expect_error "NPS mode a platform lacks" "unknown NPS '4': rome-nps2 has NPS1 and NPS2" \
+		env LAB_PLATFORMS="$tmp/platforms" "$S/boot.sh" --model rome-nps2 --nps 4
+	# bookworm's QEMU as the lab asks it: its version and its EPYC models
+	cat >"$tmp/qemu-7.2" <<-'EOT'
+	#!/bin/sh
+	case "$1 $2" in
+	--version*) echo "QEMU emulator version 7.2.0" ;;
+	"-device EPYC-Rome-x86_64-cpu,help"|"-device EPYC-Milan-x86_64-cpu,help") echo "${2%,help} options:" ;;
+	*) exit 1 ;;
+	esac
+	EOT
+	chmod +x "$tmp/qemu-7.2"
+	expect_error "genoa on QEMU 7.2" "(QEMU 7.2) has no EPYC-Genoa CPU model, which MODEL=genoa needs" \
+		env QEMU="$tmp/qemu-7.2" "$S/boot.sh" --model genoa --kernel "$tmp/bzImage"
+	expect_error "turin on QEMU 7.2" "has no EPYC-Turin or EPYC-Genoa CPU model, which MODEL=turin needs" \
+		env QEMU="$tmp/qemu-7.2" "$S/boot.sh" --model turin --shape small --kernel "$tmp/bzImage"
+	expect_error "256 CPUs on QEMU 7.2" "cannot run more than 255 CPUs under TCG: MODEL=rome SHAPE=scaled has 256" \
+		env QEMU="$tmp/qemu-7.2" "$S/boot.sh" --model rome --kernel "$tmp/bzImage"
+	expect_error "intel full on QEMU 7.2" "cannot run more than 255 CPUs under TCG: MODEL=intel SHAPE=full has 256" \
+		env QEMU="$tmp/qemu-7.2" "$S/boot.sh" --model intel --shape full --kernel "$tmp/bzImage"
 	expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
 }
 
@@ -690,6 +718,9 @@ sec_host() {
 	score_tests
 	# the cost plugin's reader on fixed inputs, and bad input
 	cost_host_tests
+	# the platforms' topology without booting, against fixtures
+	. "$top/tests/topology/test.sh"
+	topology_tests
 	# which boots are booted again (lockup_only): fixed guest logs, a soft
 	# lockup alone (retry-*) and with another splat or none (no-retry-*)
 	for f in "$top"/tests/splat/*.log; do
