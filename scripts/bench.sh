@@ -211,10 +211,10 @@ else
 		rc=${PIPESTATUS[0]}
 		set -e
 		# the cost figures of this boot's rows: the base kernel's boot ran
-		# variant base alone
+		# variant base alone (base@KNOB=VALUE with KNOBS)
 		if [ -f "$out/results.csv" ]; then
-			local rows=(--except variant=base)
-			[ "$3" != bench-base.conf ] || rows=(--only variant=base)
+			local rows=(--except 'variant=base*')
+			[ "$3" != bench-base.conf ] || rows=(--only 'variant=base*')
 			"$LAB_TOP/scripts/sis_cost.py" attach "${rows[@]}" "$out/results.csv" \
 				"$out/cost-${2%.log}.out" 2>"$out/cost.err" ||
 				note "no cost figures for $2: $(tail -n1 "$out/cost.err")"

@@ -209,10 +209,15 @@ def cmd_attach(args):
         if c not in fields:
             fields.append(c)
     for r in rows:
+        # rows appended after an earlier attach lack the columns
         for c in COLUMNS:
-            r.setdefault(c, 'NA')
+            if r.get(c) in (None, ''):
+                r[c] = 'NA'
+        r.pop(None, None)
     for r in rows:
-        if any(r.get(k) != v for k, v in args.only) or any(r.get(k) == v for k, v in args.other):
+        def hit(k, v):
+            return fnmatch.fnmatchcase(r.get(k) or '', v)
+        if not all(hit(k, v) for k, v in args.only) or any(hit(k, v) for k, v in args.other):
             continue
         fig = dict.fromkeys(COLUMNS, 'NA')
         a, b = r.get('cost_from', 'NA'), r.get('cost_to', 'NA')
@@ -360,9 +365,9 @@ def main(argv=None):
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser('attach', help="add the cost columns to a score CSV's rows")
     p.add_argument('--only', type=column_value, action='append', default=[], metavar='COL=VAL',
-                   help='only the rows whose COL is VAL (repeatable: all must hold)')
+                   help='only the rows whose COL matches the glob VAL (repeatable: all must hold)')
     p.add_argument('--except', dest='other', type=column_value, action='append', default=[],
-                   metavar='COL=VAL', help='not the rows whose COL is VAL')
+                   metavar='COL=VAL', help='not the rows whose COL matches the glob VAL')
     p.add_argument('csv')
     p.add_argument('out', help="the plugin output file of the boot that wrote those rows "
                    "(missing: the rows' cost figures are NA)")

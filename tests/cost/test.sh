@@ -30,6 +30,19 @@ cost_host_tests() {
 	else
 		notok "sis_cost.py attach: $(head -n6 "$tmp/cost.diff" "$tmp/cost.err" | tr '\n' ' ')"
 	fi
+	# a second boot's rows, appended short after the first attach (the
+	# bench's base kernel boot, variant base@KNOB=VALUE): matched by a glob,
+	# given their figures, no empty cell left
+	cp "$d/expect-rows.csv" "$tmp/cost-rows.csv"
+	echo "1,base@llc_balancing=0,hackbench,1/4,1,3,32,hackbench -p -g 1 -f 16 -l 10,NA,NA,NA,NA,NA,NA,NA,NA,2000,0,1,3,ok" \
+		>>"$tmp/cost-rows.csv"
+	if "$S/sis_cost.py" attach --only 'variant=base*' "$tmp/cost-rows.csv" "$d/fixture.out" 2>"$tmp/cost.err" &&
+		[ "$(tail -n1 "$tmp/cost-rows.csv" | cut -d, -f22-)" = "500.0,62.5,562.5,1502.5,60.1,1.125,1.250" ] &&
+		! grep -q ',,' "$tmp/cost-rows.csv"; then
+		ok "sis_cost.py attach: rows appended after an earlier attach, selected by a glob, get their figures"
+	else
+		notok "sis_cost.py attach of appended rows: $(tail -n1 "$tmp/cost-rows.csv") $(cat "$tmp/cost.err")"
+	fi
 	# a boot without the plugin: every cost column NA, never 0
 	cp "$d/rows.csv" "$tmp/cost-rows.csv"
 	if "$S/sis_cost.py" attach --only nps=1 --only boot=1 "$tmp/cost-rows.csv" "$tmp/no-such.out" 2>"$tmp/cost.err" &&
