@@ -233,7 +233,7 @@ SYSRQ=${BENCH_SYSRQ:-/proc/sysrq-trigger}
 measure() {
 	# between two cost markers, inside the statistics' reads; the row gets
 	# their numbers (NA when the run did not reach its second one)
-	cost_from=$(cat "$COST_MARKS")
+	cost_from=$("$LAB_DIR/cost-mark.sh" --next)
 	set -- sh -c '"$0" && "$@"; r=$?; "$0" && exit $r' "$LAB_DIR/cost-mark.sh" "$@"
 	if [ -r "$D/stats" ]; then
 		if [ "${BENCH_AUDIT:-0}" = 1 ]; then
@@ -244,7 +244,7 @@ measure() {
 	fi
 	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/out" "$@"
 	sis=$(sis_figures "$T/out")
-	cost_to=$(($(cat "$COST_MARKS") - 1))
+	cost_to=$(($("$LAB_DIR/cost-mark.sh" --next) - 1))
 	[ "$cost_to" = "$((cost_from + 1))" ] || cost_from=NA cost_to=NA
 }
 

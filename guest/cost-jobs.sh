@@ -44,12 +44,12 @@ while [ "$r" -le "$rounds" ]; do
 	for j in "$@"; do
 		b=${j%%:*} load=${j#*:}
 		job "$b" "$(tasks "$load")"
-		from=$(cat "$COST_MARKS")
+		from=$(cost-mark.sh --next)
 		st=ok
 		# shellcheck disable=SC2086
 		sh -c 'cost-mark.sh && "$@" >"$0" 2>&1; rc=$?; cost-mark.sh && exit $rc' "$T/cmd" $cmd ||
 			st="failed: exit status $?"
-		to=$(($(cat "$COST_MARKS") - 1))
+		to=$(($(cost-mark.sh --next) - 1))
 		[ "$st" != ok ] || [ -z "$(figure "$b")" ] || st="failed: $(figure "$b")"
 		[ "$to" = "$((from + 1))" ] || st="failed: no second cost marker"
 		echo "cost-job $r $b $load $(work "$b") $from $to $st"

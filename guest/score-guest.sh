@@ -96,12 +96,12 @@ done
 # did not reach its second one)
 measure() {
 	rm -f "$T/cmd"
-	cost_from=$(cat "$COST_MARKS")
+	cost_from=$(cost-mark.sh --next)
 	# the statistics into $T/out, the command's output into $T/cmd
 	# shellcheck disable=SC2086
 	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/cmd" \
 		sis-stats.sh --audit sh -c 'cost-mark.sh && "$@" >"$0" 2>&1; r=$?; cost-mark.sh && exit $r' "$T/cmd" $cmd
-	cost_to=$(($(cat "$COST_MARKS") - 1))
+	cost_to=$(($(cost-mark.sh --next) - 1))
 	[ "$cost_to" = "$((cost_from + 1))" ] || cost_from=NA cost_to=NA
 }
 

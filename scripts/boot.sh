@@ -110,6 +110,8 @@ if [ -n "$cost" ]; then
 	[ "$pver" = "$qver" ] ||
 		die "the cost plugin $plugin was built for QEMU ${pver:-unknown} (plugin API ${papi:-unknown}), this QEMU is $qver: build it with build-cost-plugin.sh --qemu $QEMU"
 	mkdir -p "$(dirname "$cost")"
+	# the plugin appends: a report numbered from 0 starts the file
+	: >"$cost"
 	"$LAB_TOP/scripts/cost-map.sh" ${COST_ALSO:+--also "$COST_ALSO"} "$kobj" >"$cost.map" || exit
 	plugin_arg=$plugin,map=$cost.map,out=$cost
 fi

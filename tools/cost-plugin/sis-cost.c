@@ -24,8 +24,11 @@
  * vCPU: a line is held by the set of vCPUs that touched it since its last
  * store.  An access by a vCPU that does not hold the line is a transfer
  * (its data comes from another CPU's cache), unless no vCPU ever touched
- * it; a store to a line that other vCPUs also hold is an upgrade (their
- * copies are invalidated).  What this proxy misses: accesses of code
+ * it; a store by a vCPU that holds the line while others do too is an
+ * upgrade (their copies are invalidated).  QEMU reports a read-modify-
+ * write (a locked one too) as a load and a store, so one on a shared line
+ * counts a transfer and an upgrade; an access across two lines counts on
+ * the first.  What this proxy misses: accesses of code
  * outside the list (a line written only by such code looks unchanged),
  * capacity and conflict misses, prefetching, the hardware's line size
  * beyond 64 bytes and its NUMA distances; SMT siblings, which share a
@@ -60,9 +63,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define NR_BUCKETS	(1u << 18)
 #define NR_STRIPES	1024u
 
-/* x86-64 kernel address ranges (4-level paging, no KASLR) */
+/*
+ * x86-64 kernel address ranges (no KASLR): the direct map with 4-level
+ * paging, and with 5-level paging (a CPU model with LA57: EPYC-Genoa),
+ * which is not canonical with 4 levels
+ */
 #define DIRECT_MAP_START	0xffff888000000000ull
 #define DIRECT_MAP_END		0xffffc88000000000ull
+#define DIRECT_MAP5_START	0xff11000000000000ull
+#define DIRECT_MAP5_END		0xff91000000000000ull
 #define KERNEL_IMAGE_START	0xffffffff80000000ull
 
 struct fn {
@@ -241,6 +250,7 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	struct cnt *c;
 
 	if (!((vaddr >= DIRECT_MAP_START && vaddr < DIRECT_MAP_END) ||
+	      (vaddr >= DIRECT_MAP5_START && vaddr < DIRECT_MAP5_END) ||
 	      vaddr >= KERNEL_IMAGE_START))
 		return;
 	c = vcpu_cnts(vcpu);
