@@ -76,12 +76,14 @@ figure() {
 	esac
 }
 
-# work BENCH: the units of work the run in $T/cmd did, or NA
+# work BENCH [FILE]: the units of work the run whose output is in FILE
+# (default $T/cmd) did, or NA
 work() {
+	_wf=${2:-$T/cmd}
 	case $1 in
 	hackbench) echo $((g * fd * fd * l)) ;;
-	schbench) awk -v t="$RUNTIME" '/^average rps:/ { printf "%d\n", $3 * t; f = 1 } END { if (!f) print "NA" }' "$T/cmd" ;;
-	netperf) awk -v t="$RUNTIME" -F= '/^THROUGHPUT=/ { s += $2; f = 1 } END { print f ? int(s * t) : "NA" }' "$T/cmd" ;;
+	schbench) awk -v t="$RUNTIME" '/^average rps:/ { printf "%d\n", $3 * t; f = 1 } END { if (!f) print "NA" }' "$_wf" ;;
+	netperf) awk -v t="$RUNTIME" -F= '/^THROUGHPUT=/ { s += $2; f = 1 } END { print f ? int(s * t) : "NA" }' "$_wf" ;;
 	*) echo NA ;;
 	esac
 }

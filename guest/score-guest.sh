@@ -24,9 +24,11 @@ A variant naming a feature this kernel lacks is skipped with one line, on
 the console and in \$OUT/notes.txt.  A failed run's reason goes into its
 row, and the end of its output into \$OUT/failed-runs.log.  Exits 3 when
 runs failed.
-Each run's command is bracketed by two cost markers (cost-mark.sh: a
-system call no benchmark makes, on which the sis-cost plugin reports its
-counts); the row's cost_from and cost_to are the plugin's report numbers, and work is the job's units of work (hackbench messages,
+With the cost plugin, each job runs a second time without the
+statistics, between two cost markers (cost-mark.sh: a system call no
+benchmark makes, on which the plugin reports its counts; the audit's
+probes would count as placement); the row's cost_from and cost_to are
+the plugin's report numbers, and work is the job's units of work (hackbench messages,
 schbench requests, netperf transactions; NA for tbench, which prints
 none), so that scripts/score.sh can add the cost figures.
 OUT defaults to \$LAB_DIR/out, LAB_DIR to /lab.
@@ -90,19 +92,32 @@ done
 [ -n "$run_variants" ] || { say "this kernel can run none of the variants" >&2; exit 1; }
 
 # measure: run $cmd under sis-stats.sh --audit in its own session, at
-# most LIMIT seconds, between two cost markers (inside the statistics'
-# reads, so those are not counted); $fail says why it failed, if it did,
-# and $cost_from and $cost_to are the markers' numbers (NA when the run
-# did not reach its second one)
+# most LIMIT seconds; $fail says why it failed, if it did.  Then, in a
+# guest that counts cost (booted with the plugin, or COST_MARK set), run
+# it once more between two cost markers, without the statistics: the
+# missed-idle audit probes every CPU of the node on each wakeup, through
+# the very functions placement uses, and must not be counted as
+# placement.  $cost_from and $cost_to are the markers' numbers (NA without
+# that run, or when it did not reach its second marker or failed).
 measure() {
 	rm -f "$T/cmd"
-	cost_from=$(cost-mark.sh --next)
+	cost_from=NA cost_to=NA
 	# the statistics into $T/out, the command's output into $T/cmd
 	# shellcheck disable=SC2086
 	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/cmd" \
-		sis-stats.sh --audit sh -c 'cost-mark.sh && "$@" >"$0" 2>&1; r=$?; cost-mark.sh && exit $r' "$T/cmd" $cmd
-	cost_to=$(($(cost-mark.sh --next) - 1))
-	[ "$cost_to" = "$((cost_from + 1))" ] || cost_from=NA cost_to=NA
+		sis-stats.sh --audit sh -c 'exec "$@" >"$0" 2>&1' "$T/cmd" $cmd
+	[ -z "$fail" ] || return 0
+	[ -n "${COST_MARK:-}" ] || grep -qw 'lab\.cost=1' /proc/cmdline 2>/dev/null || return 0
+	local from
+	from=$(cost-mark.sh --next)
+	# shellcheck disable=SC2086
+	run_limited "$LIMIT" "$SYSRQ" "$T/cost" "$T/cost" \
+		sh -c 'cost-mark.sh && "$@" >"$0" 2>&1; r=$?; cost-mark.sh && exit $r' "$T/cost.out" $cmd
+	if [ -n "$fail" ]; then
+		fail="the cost run: $fail"
+	elif [ "$(($(cost-mark.sh --next) - 1))" = "$((from + 1))" ]; then
+		cost_from=$from cost_to=$((from + 1))
+	fi
 }
 
 # emit BENCH LOAD: one row from $T/out (variant, round, tasks, command and
@@ -143,7 +158,9 @@ emit() {
 		st="failed: $(printf '%s' "$fail" | tr ',\n' '; ')"
 		wk=NA cost_from=NA cost_to=NA
 	else
-		st=ok wk=$(work "$1")
+		# the units of work of the run the cost figures come from
+		st=ok wk=NA
+		[ "$cost_from" = NA ] || wk=$(work "$1" "$T/cost.out")
 	fi
 	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$3,$4,$5,$6,$7,$8,$9,${10},$wk,$cost_from,$cost_to,$secs,$st" >>"$CSV"
 }

@@ -52,7 +52,9 @@ Environment:
   COST      1 (default, not with --host): count each run's cost with the
             sis-cost TCG plugin (boot.sh --cost), as make score does:
             placement, upkeep and kernel/sched instructions per wakeup,
-            line transfers per wakeup, in the SIS decisions; 0: without
+            line transfers per wakeup, in the SIS decisions, for runs
+            without the audit (BENCH_AUDIT=0; its probes of every CPU of
+            the node would count as placement); 0: without
   NETPERF_PORT  the port of the netserver the bench starts (default
             12875, so that a netserver on netperf's 12865 stays out of the
             way, with --host); tbench_srv takes 7003
