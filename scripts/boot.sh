@@ -45,7 +45,7 @@ The whole guest console plus its final dmesg goes to LOG.
                   \$COST_PLUGIN overrides it) on the kernel's
                   scheduler functions (cost-map.sh: the kernel must sit
                   in its build directory, with System.map); its reports
-                  are appended to FILE; \$COST_ALSO adds functions of
+                  go to FILE (emptied first); \$COST_ALSO adds functions of
                   other code (cost-map.sh --also)
   -v              copy the console to stdout as well
 LAB_MACHINE_OPTS adds -machine options; LAB_TCG_THREAD=single runs every
