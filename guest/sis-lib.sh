@@ -138,6 +138,39 @@ stop_hogs() {
 	HOGS=
 }
 
+# start_hogs VAR CPULIST [-i] [-g CGROUP]: a spinning task on each CPU of
+# the list (SCHED_IDLE with -i, in the cgroup directory CGROUP with -g),
+# their pids added to the list in the variable VAR; end_hogs VAR ends
+# those alone (stop_hogs waits for every job)
+start_hogs() {
+	_hv=$1 _hl=$2 _hi= _hg=
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-i) _hi=-i; shift ;;
+		-g) _hg=$2; shift 2 ;;
+		*) echo "start_hogs: unknown option $1" >&2; return 2 ;;
+		esac
+	done
+	for c in $(cpus "$_hl"); do
+		if [ -n "$_hg" ]; then
+			# shellcheck disable=SC2016,SC2086 # the inner shell's $1..
+			sh -c 'echo $$ >"$1/cgroup.procs" && exec sis-load $3 -c "$2" spin 3600' hog "$_hg" "$c" "$_hi" &
+		else
+			# shellcheck disable=SC2086
+			sis-load $_hi -c "$c" spin 3600 &
+		fi
+		eval "$_hv=\"\${$_hv:-} $!\""
+	done
+	sleep 1
+}
+end_hogs() {
+	eval "p=\$$1"
+	# shellcheck disable=SC2086
+	[ -z "$p" ] || { kill $p; wait $p; } 2>/dev/null
+	eval "$1="
+}
+
 # llc_of CPU: the cpulist of CPU's last level cache
 llc_of() {
 	idx=$(ls -d /sys/devices/system/cpu/cpu"$1"/cache/index* | sort | tail -n1)

@@ -61,26 +61,6 @@ away=$(llc 4)
 echo "LLC $L: waker $H, busy sibling $S, X $X1 (sibling $X1S), other cores $R; the shell on $away"
 taskset -p -c "$away" $$ >/dev/null
 
-# start_hogs VAR CPULIST [CGROUP]: a hog on each CPU, in CGROUP if given,
-# pids added to the named variable's list; end_hogs VAR: end them
-start_hogs() {
-	for c in $(cpus "$2"); do
-		if [ -n "${3:-}" ]; then
-			sh -c 'echo $$ >"$1/cgroup.procs" && exec sis-load -c "$2" spin 3600' hog "$3" "$c" &
-		else
-			sis-load -c "$c" spin 3600 &
-		fi
-		eval "$1=\"\${$1:-} $!\""
-	done
-	sleep 1
-}
-end_hogs() {
-	eval "p=\$$1"
-	# shellcheck disable=SC2086
-	[ -z "$p" ] || { kill $p; wait $p; } 2>/dev/null
-	eval "$1="
-}
-
 # wakeups NAME [SETUP]: N wakeups of a task allowed on the LLC from the
 # waker on H, audited, right after the shell command SETUP if given; sets
 # checks, miss, busy and probes
@@ -159,7 +139,7 @@ else
 	echo "# case idle-on"
 	echo SIS_CORE >"$F"
 	start_hogs SH "$S"
-	start_hogs GH "$(without "$L" "$(siblings "$H")")" "$G"
+	start_hogs GH "$(without "$L" "$(siblings "$H")")" -g "$G"
 	# the scans find the group's cores busy and drop them
 	sis-load -c "$H" wakeups "$N" "$L"
 	wakeups idle-on "echo 1 >$G/cpu.idle"

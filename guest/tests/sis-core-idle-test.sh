@@ -48,23 +48,6 @@ done
 X=${X#,} Y=${Y#,}
 echo "LLC $L: waker $H, busy sibling $S, first threads $X, others $Y"
 
-# start_hogs VAR CPULIST [-i]: start hogs, their pids added to the named variable's
-# list; end_hogs VAR: end them (not stop_hogs: that waits for every job)
-start_hogs() {
-	for c in $(cpus "$2"); do
-		# shellcheck disable=SC2086
-		sis-load $3 -c "$c" spin 3600 &
-		eval "$1=\"\${$1:-} $!\""
-	done
-	sleep 1
-}
-end_hogs() {
-	eval "p=\$$1"
-	# shellcheck disable=SC2086
-	[ -z "$p" ] || { kill $p; wait $p; } 2>/dev/null
-	eval "$1="
-}
-
 # audit NAME WHAT: the ordinary wakeups and their verdict
 audit() {
 	/lab/sis-stats.sh --audit sis-load -c "$H" wakeups "$N" "$L" >"/tmp/ci-$1" 2>&1
