@@ -119,10 +119,6 @@ BENCH_AUDIT=$(conf audit) NETPERF_PORT=$(conf netperf_port)
 CSV=$OUT/results.csv
 T=${TMPDIR:-/tmp}/bench.$$
 mkdir -p "$T" "$OUT"
-# the cost markers' count (cost-mark.sh): one per boot, as the plugin's
-COST_MARKS=${COST_MARKS:-/tmp/cost-marks}
-export COST_MARKS
-[ -s "$COST_MARKS" ] || echo 0 >"$COST_MARKS"
 cost_from=NA cost_to=NA
 ncpu=$(nproc)
 nllc=$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list 2>/dev/null | sort -u | wc -l)
@@ -234,7 +230,7 @@ measure() {
 	# between two cost markers, inside the statistics' reads; the row gets
 	# their numbers (NA when the run did not reach its second one)
 	cost_from=$("$LAB_DIR/cost-mark.sh" --next)
-	set -- sh -c '"$0" && "$@"; r=$?; "$0" && exit $r' "$LAB_DIR/cost-mark.sh" "$@"
+	set -- "$LAB_DIR/cost-mark.sh" --around - "$@"
 	if [ -r "$D/stats" ]; then
 		if [ "${BENCH_AUDIT:-0}" = 1 ]; then
 			set -- sis-stats.sh --audit "$@"

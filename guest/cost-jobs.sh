@@ -47,7 +47,7 @@ while [ "$r" -le "$rounds" ]; do
 		from=$(cost-mark.sh --next)
 		st=ok
 		# shellcheck disable=SC2086
-		sh -c 'cost-mark.sh && "$@" >"$0" 2>&1; rc=$?; cost-mark.sh && exit $rc' "$T/cmd" $cmd ||
+		cost-mark.sh --around "$T/cmd" $cmd ||
 			st="failed: exit status $?"
 		to=$(($(cost-mark.sh --next) - 1))
 		[ "$st" != ok ] || [ -z "$(figure "$b")" ] || st="failed: $(figure "$b")"

@@ -5,10 +5,6 @@
 # Puts netperf-clients into $T, which the caller adds to PATH.
 ncpu=$(nproc)
 
-# the cost markers' count (cost-mark.sh): one per boot, as the plugin's
-COST_MARKS=${COST_MARKS:-/tmp/cost-marks}
-export COST_MARKS
-[ -s "$COST_MARKS" ] || echo 0 >"$COST_MARKS"
 
 # netperf-clients N: N netperf TCP_RR clients at once (Debian's netperf,
 # 100-byte requests and responses), then their outputs

@@ -112,7 +112,7 @@ measure() {
 	from=$(cost-mark.sh --next)
 	# shellcheck disable=SC2086
 	run_limited "$LIMIT" "$SYSRQ" "$T/cost" "$T/cost" \
-		sh -c 'cost-mark.sh && "$@" >"$0" 2>&1; r=$?; cost-mark.sh && exit $r' "$T/cost.out" $cmd
+		cost-mark.sh --around "$T/cost.out" $cmd
 	if [ -n "$fail" ]; then
 		fail="the cost run: $fail"
 	elif [ "$(($(cost-mark.sh --next) - 1))" = "$((from + 1))" ]; then

@@ -136,6 +136,15 @@ cost_host_tests() {
 	fi
 }
 
+# verdicts WHAT: "ok DETAIL" or "FAIL DETAIL" lines on stdin as results
+verdicts() {
+	local verdict line
+	while read -r verdict line; do
+		[ -n "$verdict" ] || continue
+		if [ "$verdict" = ok ]; then ok "$1: $line"; else notok "$1: $line"; fi
+	done
+}
+
 # the jobs the patched kernel with every feature off and the base kernel
 # run for the comparison of their costs, and how many times: with 5 runs
 # a side, two samples of one distribution differ by more than 3 times the
@@ -162,9 +171,7 @@ cost_boot_tests() {
 		notok "cost boot: $(tail -n1 "$c/boot.err")"
 		return
 	fi
-	while read -r st line; do
-		if [ "$st" = ok ]; then ok "cost guest: $line"; else notok "cost guest: $line"; fi
-	done < <(ktap_results "$logs/test-cost.log")
+	ktap_report "cost guest" "$logs/test-cost.log"
 	# shellcheck disable=SC2016
 	st=$(python3 - "$c/c.out" "$n" "$top/scripts" <<-'EOT'
 		import sys
@@ -198,10 +205,7 @@ cost_boot_tests() {
 		          (inl, ex, 100.0 * (ex - inl) / ex))
 	EOT
 	) || st="FAIL the plugin's output does not read: $st"
-	while read -r verdict line; do
-		[ -n "$verdict" ] || continue
-		if [ "$verdict" = ok ]; then ok "cost plugin: $line"; else notok "cost plugin: $line"; fi
-	done <<<"$st"
+	verdicts "cost plugin" <<<"$st"
 
 	if [ -n "$base" ]; then
 		echo "== the base kernel's cost (small shape, NPS1)"
@@ -248,8 +252,5 @@ cost_boot_tests() {
 		    print("FAIL no rows")
 	EOT
 	) || st="FAIL the score job's results do not read: $st"
-	while read -r verdict line; do
-		[ -n "$verdict" ] || continue
-		if [ "$verdict" = ok ]; then ok "cost score job: $line"; else notok "cost score job: $line"; fi
-	done <<<"$st"
+	verdicts "cost score job" <<<"$st"
 }
