@@ -195,8 +195,7 @@ else
 	cost=${COST:-1}
 	case $cost in
 	0) ;;
-	1) q=$(platform_qemu)
-		"$LAB_TOP/scripts/build-cost-plugin.sh" ${q:+--qemu "$q"} >/dev/null 2>"$out/cost.err" ||
+	1) cost_plugin "$out/cost.err" ||
 		{ note "no cost plugin ($(tail -n1 "$out/cost.err")): no cost figures"; cost=0; } ;;
 	*) die "COST must be 0 or 1, not '$cost'" ;;
 	esac

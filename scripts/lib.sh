@@ -70,6 +70,15 @@ kernel_make() {
 		make -s -C "$tree" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" "$@"
 }
 
+# cost_plugin ERRFILE: the sis-cost plugin built for the QEMU the
+# platform's boot takes (build-cost-plugin.sh); false, with the reason
+# as the last line of ERRFILE, when it cannot be
+cost_plugin() {
+	local q
+	q=$(platform_qemu)
+	"$LAB_TOP/scripts/build-cost-plugin.sh" ${q:+--qemu "$q"} >/dev/null 2>"$1"
+}
+
 # the benchmark registry, read by host and guest
 BENCH_META=$LAB_TOP/guest/bench-meta.txt
 

@@ -232,8 +232,7 @@ version=$(file -b "$kernel" | sed -n 's/.*version \([^ ,]*\).*/\1/p')
 # the cost plugin for the QEMU boot.sh will take; without it the runs go
 # on and their cost columns are NA
 if [ "${COST:-1}" = 1 ]; then
-	q=$(platform_qemu)
-	if ! "$LAB_TOP/scripts/build-cost-plugin.sh" ${q:+--qemu "$q"} >/dev/null 2>"$LAB_OUT/cost-plugin.err"; then
+	if ! cost_plugin "$LAB_OUT/cost-plugin.err"; then
 		notes+=("no cost plugin ($(tail -n1 "$LAB_OUT/cost-plugin.err")): the cost columns are NA")
 		note "${notes[-1]}"
 		COST=0
