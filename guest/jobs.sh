@@ -5,7 +5,6 @@
 # Puts netperf-clients into $T, which the caller adds to PATH.
 ncpu=$(nproc)
 
-
 # netperf-clients N: N netperf TCP_RR clients at once (Debian's netperf,
 # 100-byte requests and responses), then their outputs
 cat >"$T/netperf-clients" <<EOT
