@@ -721,11 +721,12 @@ sec_host() {
 	# the platforms' topology without booting, against fixtures
 	. "$top/tests/topology/test.sh"
 	topology_tests
-	# which boots are booted again (lockup_only): fixed guest logs, a soft
-	# lockup alone (retry-*) and with another splat or none (no-retry-*)
+	# which boots are booted again (retry_splats): fixed guest logs, a soft
+	# lockup or a warning outside the series' files alone (retry-*), with
+	# another splat or none (no-retry-*)
 	for f in "$top"/tests/splat/*.log; do
-		case ${f##*/}:$(lockup_only "$f" && echo y) in
-		retry-*:y) ok "boot retry rule: tests/splat/${f##*/} is booted again (a soft lockup alone)" ;;
+		case ${f##*/}:$(retry_splats "$f" && echo y) in
+		retry-*:y) ok "boot retry rule: tests/splat/${f##*/} is booted again" ;;
 		no-retry-*:) ok "boot retry rule: tests/splat/${f##*/} is not booted again" ;;
 		*) notok "boot retry rule: wrong verdict on tests/splat/${f##*/}" ;;
 		esac
@@ -927,7 +928,7 @@ boot_check() {
 		esac
 	done
 	cmd="$cmd; st=\$?; $mark end\"; exit \$st"
-	local again=${LOCKUP_LOG:+ (second boot; the first had a soft lockup alone: $LOCKUP_LOG)}
+	local again=${SPLAT_LOG:+ (second boot; the first had a soft lockup or a warning outside the series alone: $SPLAT_LOG)}
 	again=$again${EARLY_LOG:+ (second boot; the first never reached user space: $EARLY_LOG)}
 	echo "== boot $tag$again"
 	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" ${append:+--append "$append"} \
@@ -936,7 +937,7 @@ boot_check() {
 	# with every vCPU queued on one spinlock, the base kernel's as well
 	# (README): a full-shape guest that never reached user space is booted
 	# once more, the first boot's logs kept and its digest printed
-	if [ "$rc" -ne 0 ] && [ "$shape" = full ] && [ -z "${EARLY_LOG:-}${LOCKUP_LOG:-}" ] &&
+	if [ "$rc" -ne 0 ] && [ "$shape" = full ] && [ -z "${EARLY_LOG:-}${SPLAT_LOG:-}" ] &&
 		grep -q 'did not reach user space' "$tmp/boot.err"; then
 		echo "# $tag: $(tail -n1 "$tmp/boot.err" | sed 's/^boot\.sh: error: //'); booting again"
 		sed -n 's/^boot\.sh: hang: /# /p' "$tmp/boot.err"
@@ -955,13 +956,15 @@ boot_check() {
 		case $t in *=*) ;; *) want=$((want + 1)) ;; esac
 	done
 	docs=$(tr -d '\r' <"$log" | grep -c '^KTAP version 1$' || true)
-	# a soft lockup alone, every guest test passed and printed its KTAP:
-	# boot again, keeping the first boot's logs (lockup_only)
-	if [ -z "${LOCKUP_LOG:-}" ] && lockup_only "$log" && [ "$docs" = "$want" ] &&
+	# a soft lockup or a warning outside the series alone, every guest test
+	# passed and printed its KTAP: boot again, keeping the first boot's
+	# logs and printing its splat (retry_splats)
+	if [ -z "${SPLAT_LOG:-}" ] && retry_splats "$log" && [ "$docs" = "$want" ] &&
 		! ktap_results "$log" | grep -q '^FAIL'; then
-		keep_first_boot "$log" lockup
-		echo "# $tag: $(grep -m1 -o 'soft lockup.*' "$log.lockup" | tr -d '\r'), nothing else: booting again (first boot: $log.lockup)"
-		LOCKUP_LOG=$log.lockup boot_check "$@"
+		keep_first_boot "$log" splat
+		echo "# $tag: $(splats "$log.splat" | head -n1 | tr -d '\r'), nothing else: booting again (first boot: $log.splat)"
+		splat_text "$log.splat" | sed 's/^/#   /'
+		SPLAT_LOG=$log.splat boot_check "$@"
 		return
 	fi
 	ok "$tag: booted and ran the guest tests ($(grep -o 'LAB-BOOTED: [0-9]* cpus' "$log"), $(sed -n 's/.*guest finished in \([0-9]* s\).*/\1/p' "$tmp/boot.err"))$again"
@@ -988,6 +991,7 @@ boot_check() {
 		notok "$tag: $docs of $want guest test scripts printed their KTAP (see $log)"
 	if [ -n "$(splats "$log")" ]; then
 		notok "$tag: kernel splat in $log: $(splats "$log" | head -n1)$again"
+		splat_text "$log" | sed 's/^/#   /'
 	else
 		ok "$tag: no WARN/BUG/lockdep splat in the guest log"
 	fi
