@@ -24,3 +24,35 @@ case $rc in
 0|4) result kselftest ok "sis_test exit status $rc, $(grep -c '^ok' /tmp/tap) ok, $(grep -c '^not ok' /tmp/tap) not ok" ;;
 *) result kselftest FAIL "sis_test exit status $rc" ;;
 esac
+
+# the trap: sis_test stopped by SIGTERM while its landing test has
+# DELAY_DEQUEUE and the SIS_NODE features switched must leave every
+# feature as it found them
+before=$(cat "$F")
+case " $(echo $before) " in
+*" DELAY_DEQUEUE "*)
+	sis_test >/tmp/tap-killed 2>&1 &
+	pid=$!
+	i=0
+	while ! grep -qw NO_DELAY_DEQUEUE "$F" && [ $i -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if grep -qw NO_DELAY_DEQUEUE "$F"; then
+		kill -TERM "$pid"
+		wait "$pid"
+		rc=$?
+		after=$(cat "$F")
+		if [ "$before" = "$after" ]; then
+			result kselftest-killed ok "SIGTERM in the landing test (status $rc): every feature restored"
+		else
+			result kselftest-killed FAIL "SIGTERM in the landing test (status $rc): features changed: $(echo $before | tr ' ' '\n' >/tmp/fb; echo $after | tr ' ' '\n' | grep -vxFf /tmp/fb | tr '\n' ' ')"
+		fi
+	else
+		kill -TERM "$pid" 2>/dev/null
+		wait "$pid"
+		result kselftest-killed SKIP "sis_test never switched DELAY_DEQUEUE off (no landing test here: $(grep -o 'SKIP.*landing.*' /tmp/tap-killed | head -n1))"
+	fi
+	;;
+*) result kselftest-killed SKIP "DELAY_DEQUEUE is off already" ;;
+esac
