@@ -16,7 +16,7 @@ help:
 	@echo "make base        fetch and unpack linux-source-7.3 (or use KERNEL_SRC=)"
 	@echo "make patch       copy the base to build/tree and apply patches/series"
 	@echo "make build       build bzImage (CONFIG=qemu|debug|zen3|nonuma|up)"
-	@echo "make boot        boot on emulated Zen3 2P (NPS=1|2|4 SHAPE=scaled|full|small MODEL=milan|intel CMD=...)"
+	@echo "make boot        boot the emulated platform (NPS=1|2|4 SHAPE=scaled|full|small MODEL=$$(ls configs/platform | paste -sd'|') CMD=...)"
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
 	@echo "make check-full  boot the full 256-CPU shape in NPS1, 2, 4 (slow, flaky under TCG)"

@@ -21,8 +21,8 @@ Environment:
   NPS       1|2|4 (default 1; --host: only labels the report)
   SHAPE     scaled|full|small (default scaled: 128 CPUs; full: 2x64C/128T;
             small: 64 CPUs)
-  MODEL     milan|intel (default milan: EPYC-Milan CPUID, Milan numbering;
-            intel: Skylake-Server, QEMU's numbering; see boot.sh --help)
+  MODEL     $(platform_names | tr ' ' '|') (default milan; the platforms of
+            configs/platform, see boot.sh --help)
   VARIANTS  default "tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT
             SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC" ("a+b" combines)
   KNOBS     "NAME=VALUE,VALUE... ..." (default none): sched debugfs knobs

@@ -39,7 +39,8 @@ both LLCs).
 
 Environment:
   NPS       NPS modes to boot (default "1 2 4")
-  SHAPE     scaled|full|small (default scaled, 128 CPUs); MODEL milan|intel
+  SHAPE     scaled|full|small (default scaled, 128 CPUs); MODEL
+            $(platform_names | tr ' ' '|') (default milan)
   VARIANTS  default "$DEFAULT_VARIANTS"
             ("a+b" switches a, then b on).  A feature the series lacks is
             an error in VARIANTS, and skips that default variant with one

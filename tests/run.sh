@@ -1101,13 +1101,16 @@ sec_boots() {
 
 	# SIS_CORE's idle mask after wakeups of tasks that cannot use an idle
 	# core (affinity, SCHED_IDLE, a core-scheduling cookie), and with
-	# isolcpus=domain taking CPU 69, the second thread of LLC 1's second
-	# core, out of the domains; the masks on the paths that bypass the run
-	# queue hooks (a wakeup's CPU replaced by select_task_rq(), cpu.idle,
-	# domain rebuilds, that split core); schedstats=enable, as the isolated
-	# CPU's schedules are counted in /proc/schedstat
-	[ "${TEST_ISOLCPUS:-1}" = 0 ] ||
-		boot_check scaled 1 "sis-core-idle-test.sh sis-core-exact-test.sh" "isolcpus=domain,69 schedstats=enable"
+	# isolcpus=domain taking the second thread of LLC 1's second core (69
+	# under milan) out of the domains; the masks on the paths that bypass
+	# the run queue hooks (a wakeup's CPU replaced by select_task_rq(),
+	# cpu.idle, domain rebuilds, that split core); schedstats=enable, as
+	# the isolated CPU's schedules are counted in /proc/schedstat
+	if [ "${TEST_ISOLCPUS:-1}" = 1 ]; then
+		local iso
+		iso=$(SHAPE=scaled NPS=1 && shape_init && linux_cpu $(((CORES + 1) * THREADS + 1)))
+		boot_check scaled 1 "sis-core-idle-test.sh sis-core-exact-test.sh" "isolcpus=domain,$iso schedstats=enable"
+	fi
 
 	# split_llc=2 halves every LLC (same LLC ID): the MMC groups must keep
 	# their spans equal or disjoint, or topology_span_sane() leaves every CPU
