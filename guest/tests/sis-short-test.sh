@@ -111,16 +111,36 @@ fi
 calls=$(sis_stat calls /tmp/SIS_SHORT)
 taken=$(sis_stat short_taken /tmp/SIS_SHORT)
 scans=$(sis_stat llc_scans /tmp/SIS_SHORT)
-# Even short, a wakeup may find the target or prev idle (the pair's
-# partner just left it): at 50 ms, 25% to 73% of the wakeups were stacked
-# from one boot to the next; demand a tenth, where the feature off gives
-# none at all.
+partner=$(sis_stat short_partner /tmp/SIS_SHORT)
+flips=$(sis_stat short_flips /tmp/SIS_SHORT)
+long=$(sis_stat short_long /tmp/SIS_SHORT)
+# The share stacked is not a property of SIS_SHORT alone: 25% to 73%
+# from one boot to the next, and none of 4760 in a v2 CI run.  The
+# counters of SIS_SHORT's last tests say why: a boot of 2026-12-05
+# stacked 1041 of 7374 wakeups and refused 6299 for wakee_flips above 1,
+# none for the run time, after 40 s of warm-up.  Each task
+# of the pair woke about one other task a second besides its partner
+# (a temporary counter in record_wakee(): half of them from softirq,
+# where the interrupted task
+# is charged), and wakee_flips, halved once a second, then hovers around
+# 1 and 2 against SIS_SHORT's bound of 1 (the original's was 0).  So
+# check the decision, not the rate: a pair that runs short is never
+# refused for its run time, every wakeup that reaches the LLC scan
+# without being stacked was refused as unstable (wakee_flips, or the
+# wakee's last wakeup of another task: 0 to 128 of 7593 in three boots),
+# and some are stacked; the rate stays a scoreboard figure.  A pair whose
+# wakee_flips never fell to 1 in the window shows nothing of the stacking
+# itself: skipped, with the counts.
+detail="$taken of $calls wakeups stacked on the waker, $scans LLC scans; refused: partner $partner, wakee_flips $flips, run time $long"
 if [ "$short" != "2 of 2" ]; then
 	result sis-short-on FAIL "the pair did not run short ($short), nothing checked"
-elif [ "${taken:-0}" -ge $((calls / 10)) ] && [ $((taken + scans)) -ge $((calls * 9 / 10)) ]; then
-	result sis-short-on ok "$taken of $calls wakeups stacked on the waker, $scans LLC scans"
+elif [ "${long:-1}" != 0 ] || [ $((taken + scans)) -lt $((calls * 9 / 10)) ] ||
+	[ $((taken + partner + flips)) -lt $((calls * 9 / 10)) ]; then
+	result sis-short-on FAIL "$detail"
+elif [ "${taken:-0}" = 0 ]; then
+	result sis-short-on SKIP "the pair's wakee_flips never fell to 1: $detail"
 else
-	result sis-short-on FAIL "calls ${calls:-?}, short_taken ${taken:-?}, llc_scans ${scans:-?}"
+	result sis-short-on ok "$detail"
 fi
 
 # rehomed NAME BUSY: SIS_SHORT on, every CPU of BUSY spinning, the pair
