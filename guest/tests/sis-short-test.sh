@@ -119,9 +119,10 @@ long=$(sis_stat short_long /tmp/SIS_SHORT)
 # counters of SIS_SHORT's last tests say why: a boot of 2026-12-05
 # stacked 1041 of 7374 wakeups and refused 6299 for wakee_flips above 1,
 # none for the run time, after 40 s of warm-up.  Each task of the pair
-# woke about one other task a second besides its partner
-# (a temporary counter in record_wakee(): half of them from softirq,
-# where the interrupted task is charged), and wakee_flips, halved once a second, then hovers around
+# changed partner about once a second (a temporary counter in
+# record_wakee(): a wakeup of another task and the next of the partner
+# are two changes; half of them from softirq, where the interrupted task
+# is charged), and wakee_flips, halved once a second, then swings between
 # 1 and 2 against SIS_SHORT's bound of 1 (the original's was 0).  So
 # check the decision, not the rate: a pair that runs short is never
 # refused for its run time, every wakeup that reaches the LLC scan
