@@ -60,7 +60,10 @@ Environment:
               past   1 2                    2 s   64000  (past the
                      ceilings: SHAPE small by default, every vCPU in
                      one host thread (LAB_TCG_THREAD=single), no
-                     CEILINGS, RUN_LIMIT 1800 s; not in make check)
+                     CEILINGS, RUN_LIMIT 1800 s; not in make check;
+                     QEMU 7.2's plugin core aborted in one such run,
+                     trixie's QEMU 10 ran it: QEMU=build/qemu-trixie/
+                     qemu-system-x86_64 after make qemu-full)
   LOADS     load points instead of SIZE's ("1/16 1/2 1 2")
   CEILINGS  the highest load point per benchmark (default
             "$DEFAULT_CEILINGS": under TCG the
