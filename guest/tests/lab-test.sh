@@ -36,4 +36,24 @@ elif [ "$(cat "$F")" != "$before" ]; then
 else
 	result feature-garbage ok "unknown name rejected, features unchanged"
 fi
+
+# a feature that refines SIS_NODE, switched on while SIS_NODE is off, says
+# so once in the kernel log, and switched on with SIS_NODE on, says nothing
+if tr ' ' '\n' <"$F" | grep -qx NO_SIS_NODE_LIMIT &&
+	tr ' ' '\n' <"$F" | grep -qx NO_SIS_NODE; then
+	n0=$(dmesg | grep -c 'SIS_NODE_LIMIT does nothing without SIS_NODE')
+	echo SIS_NODE_LIMIT >"$F"
+	n1=$(dmesg | grep -c 'SIS_NODE_LIMIT does nothing without SIS_NODE')
+	echo NO_SIS_NODE_LIMIT >"$F"
+	echo SIS_NODE >"$F"
+	echo SIS_NODE_LIMIT >"$F"
+	n2=$(dmesg | grep -c 'SIS_NODE_LIMIT does nothing without SIS_NODE')
+	echo NO_SIS_NODE_LIMIT >"$F"
+	echo NO_SIS_NODE >"$F"
+	if [ $((n1 - n0)) = 1 ] && [ "$n2" = "$n1" ]; then
+		result feature-alone ok "SIS_NODE_LIMIT without SIS_NODE: one log line; with it: none"
+	else
+		result feature-alone FAIL "log lines: $((n1 - n0)) without SIS_NODE (want 1), $((n2 - n1)) with it (want 0)"
+	fi
+fi
 exit 0
