@@ -225,6 +225,17 @@ if want seed; then
 	echo SIS_CORE >"$F"
 	wakeups seed-switch
 	none_busy seed-switch "SIS_CORE off and on with the LLC busy"
+	# SIS_NODE_CORE switched on over masks kept without it: the LLC
+	# idle (its CPUs name themselves), then busy while nothing claims
+	# CPUs, so the masks name busy cores until a refill
+	end_hogs DH
+	echo NO_SIS_NODE_CORE >"$F"
+	sleep 1
+	start_hogs DH "$(without "$L" "$H")"
+	sleep 1
+	echo SIS_NODE_CORE >"$F"
+	wakeups seed-node-core
+	none_busy seed-node-core "SIS_NODE_CORE off, the LLC idle then busy, SIS_NODE_CORE on"
 	end_hogs DH
 	features_off
 	echo NO_SIS_UTIL >"$F"
