@@ -169,9 +169,13 @@ hang_guard() {
 	return "$rc"
 }
 
-# splats LOG: print kernel warnings, bugs and debug reports found in LOG
+# the first line of each kind of kernel splat
+SPLAT_RE='WARNING:|BUG:|Oops|Kernel panic|possible (recursive|circular) locking|KASAN:|UBSAN:|kmemleak:.*suspected|blocked for more than|rcu_[a-z]+ (self-)?detected|detected (expedited )?stalls|hard LOCKUP|RCU stall'
+
+# splats LOG: print kernel warnings, bugs and debug reports found in LOG,
+# and the backtraces' "Call Trace:" lines
 splats() {
-	grep -E 'WARNING:|BUG:|Oops|Call Trace:|Kernel panic|possible (recursive|circular) locking|KASAN:|UBSAN:|kmemleak:.*suspected|blocked for more than|rcu_[a-z]+ (self-)?detected|detected (expedited )?stalls|hard LOCKUP|RCU stall' "$1" || true
+	grep -E "$SPLAT_RE|Call Trace:" "$1" || true
 }
 
 # series_files: the paths the patch series changes, one per line
@@ -200,8 +204,8 @@ foreign_warnings() {
 # splat_text LOG: the first splat of LOG, from its first line up to its
 # end-of-trace marker (at most 40 lines), for the test output
 splat_text() {
-	tr -d '\r' <"$1" | awk '
-		!on && /WARNING:|BUG:|Oops|Kernel panic|possible (recursive|circular) locking|KASAN:|UBSAN:|blocked for more than|detected (expedited )?stalls|hard LOCKUP|RCU stall/ { on = 1 }
+	tr -d '\r' <"$1" | awk -v re="$SPLAT_RE" '
+		!on && $0 ~ re { on = 1 }
 		on { print; if (/---\[ end trace/ || ++n >= 40) exit }'
 }
 
