@@ -187,7 +187,7 @@ series_files() {
 # the series does not change (series_files; "WARNING: [...] at PATH:LINE"
 # or "WARNING: PATH:LINE at FUNC")
 foreign_warnings() {
-	local w paths path
+	local w paths path files
 	w=$(splats "$1" | grep 'WARNING:') || return 1
 	paths=$(printf '%s\n' "$w" | sed -E -n \
 		-e 's/.*WARNING: ([^ ]+):[0-9]+ at .*/\1/p' \
@@ -195,9 +195,9 @@ foreign_warnings() {
 	# a WARNING without a path is not judged foreign
 	[ "$(printf '%s\n' "$paths" | grep -c .)" -eq "$(printf '%s\n' "$w" | wc -l)" ] ||
 		return 1
+	files=$(series_files)
 	for path in $paths; do
-		path=${path#../tree/}
-		! series_files | grep -qxF "$path" || return 1
+		! grep -qxF "${path#../tree/}" <<<"$files" || return 1
 	done
 }
 
