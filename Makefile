@@ -5,7 +5,9 @@
 # bench NPS1 scaled, reliability NPS4 small)
 CONFIG ?= qemu
 CMD ?=
-export NPS SHAPE MODEL KERNEL_SRC LAB_OUT
+# CMD reaches boot.sh through the environment, as one guest command line
+# (a ";" in it must not end the recipe's command on the host)
+export NPS SHAPE MODEL KERNEL_SRC LAB_OUT CMD
 
 S := scripts
 
@@ -43,7 +45,7 @@ build: patch
 
 # the kernel of CONFIG, as build.sh prints its path
 boot: patch
-	@k=$$($(S)/build.sh $(CONFIG)) && $(S)/boot.sh -v --kernel "$$k" -- $(CMD)
+	@k=$$($(S)/build.sh $(CONFIG)) && $(S)/boot.sh -v --kernel "$$k" -- $${CMD:+"$$CMD"}
 
 qemu-full: deps
 	@$(S)/fetch-qemu.sh

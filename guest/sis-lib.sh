@@ -125,11 +125,7 @@ rest() {
 
 # hogs CPULIST: one spinning task on each CPU of the list, until stop_hogs
 hogs() {
-	for c in $(cpus "$1"); do
-		sis-load -c "$c" spin 3600 &
-		HOGS="${HOGS:-} $!"
-	done
-	sleep 1
+	start_hogs HOGS "$1"
 }
 
 stop_hogs() {
@@ -141,9 +137,12 @@ stop_hogs() {
 # start_hogs VAR CPULIST [-i] [-g CGROUP]: a spinning task on each CPU of
 # the list (SCHED_IDLE with -i, in the cgroup directory CGROUP with -g),
 # their pids added to the list in the variable VAR; end_hogs VAR ends
-# those alone (stop_hogs waits for every job)
+# those alone (stop_hogs waits for every job).  It returns a second after
+# every hog runs sis-load on its CPU: under TCG a fork and exec can outlast a fixed
+# wait (a CI run's SIS_NODE_LIMIT case had 40 of 200 wakeups find a free
+# CPU in an LLC hogged 1 s earlier).
 start_hogs() {
-	_hv=$1 _hl=$2 _hi= _hg=
+	_hv=$1 _hl=$2 _hi= _hg= _hw=
 	shift 2
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -161,9 +160,30 @@ start_hogs() {
 			sis-load $_hi -c "$c" spin 3600 &
 		fi
 		eval "$_hv=\"\${$_hv:-} $!\""
+		_hw="$_hw $!:$c"
 	done
+	# shellcheck disable=SC2086
+	wait_hogs $_hw
+	# and PELT sees them busy (SIS_UTIL's scan depth follows it)
 	sleep 1
 }
+
+# wait_hogs PID:CPU...: wait up to 10 s in all until each PID runs sis-load
+# on its CPU; a line on stderr names the first that does not
+wait_hogs() {
+	_t=0
+	for _pc in "$@"; do
+		until [ "$(awk '{ print $2, $39 }' "/proc/${_pc%:*}/stat" 2>/dev/null)" = "(sis-load) ${_pc#*:}" ]; do
+			_t=$((_t + 1))
+			if [ "$_t" -gt 100 ]; then
+				echo "start_hogs: hog ${_pc%:*} not running on CPU ${_pc#*:} after 10 s" >&2
+				return 1
+			fi
+			sleep 0.1
+		done
+	done
+}
+
 end_hogs() {
 	eval "p=\$$1"
 	# shellcheck disable=SC2086

@@ -73,6 +73,18 @@ sec_bad_input() {
 	else
 		notok "make boot CONFIG=debug does not boot the debug build: $(make -s -n -C "$top" boot CONFIG=debug | grep boot.sh)"
 	fi
+	# make boot hands CMD to the guest whole: a ";" in it ran the rest
+	# on the host (stub build.sh and boot.sh, the prerequisites skipped)
+	mkdir -p "$tmp/stub"
+	printf '#!/bin/sh\necho bzImage\n' >"$tmp/stub/build.sh"
+	printf '#!/bin/sh\nwhile [ "$1" != -- ]; do shift; done; shift\necho "$#:$*"\n' >"$tmp/stub/boot.sh"
+	chmod +x "$tmp/stub/build.sh" "$tmp/stub/boot.sh"
+	got=$(make -s -C "$top" -o patch -o deps boot S="$tmp/stub" CMD="echo a; touch $tmp/stub/host" 2>&1)
+	if [ "$got" = "1:echo a; touch $tmp/stub/host" ] && [ ! -e "$tmp/stub/host" ]; then
+		ok "make boot CMD='a; b' gives the guest one command line, runs nothing on the host"
+	else
+		notok "make boot CMD='a; b': boot.sh got '$got'$([ ! -e "$tmp/stub/host" ] || echo ', and the host ran the rest')"
+	fi
 	expect_error "unknown model" "unknown MODEL 'epyc'" "$S/boot.sh" --model epyc
 	expect_error "bench: unknown model" "unknown MODEL 'epyc'" env MODEL=epyc "$S/bench.sh"
 	expect_error "missing tree" "KERNEL_SRC=$tmp/none: no such directory" \
