@@ -5,6 +5,8 @@
 # empty idle masks of LLCs 1 and 2 skip them, so every wakeup scans one
 # LLC and probes a named core of LLC 3.  Without SIS_UTIL, whose budget
 # hides the cost of busy LLCs only while it judges them overloaded.
+# While core scheduling is in use, SIS_NODE keeps its rules for every
+# wakee, and scans the three LLCs again.
 # Then, with the wakee's previous CPU in another LLC than its waker, that
 # SIS_NODE_CORE goes back to prev's LLC, or to the waker's, rather than to
 # a third one.
@@ -48,6 +50,18 @@ run() {
 run node
 run core SIS_CORE
 run node-core SIS_CORE SIS_NODE_CORE
+# Core scheduling in use anywhere (one task with a cookie, off the node's
+# walk): an untagged wakee may not take a CPU whose core runs a cookie,
+# so the masks no longer answer for it and SIS_NODE keeps its rules
+kc=$(cpus "$(cat /sys/devices/system/cpu/online)" | tail -n1)
+sis-load -k -c "$kc" spin 3600 &
+K=$!
+if wait_hogs "$K:$kc" 2>/dev/null; then
+	run node-core-sched SIS_CORE SIS_NODE_CORE
+else
+	kc=
+fi
+kill "$K" 2>/dev/null
 stop_hogs
 
 # Back to prev's LLC: the waker alone on CPU $w of LLC 0, so that its sync
@@ -102,6 +116,17 @@ fi
 # and LLC 3 idle, each of the N wakeups meets it; with prev's LLC 2 idle
 # but for prev's CPU, none should.  The audit also sees the wakeups of
 # other tasks (the shell, kworkers), hence N, not the audited count.
+# with core scheduling in use, every LLC of the walk is scanned again, as
+# with SIS_CORE alone (one scan per wakeup when the masks skipped them)
+ks=$(sis_stat node_scans /tmp/nc-node-core-sched 2>/dev/null)
+kh=$(sis_stat node_hits /tmp/nc-node-core-sched 2>/dev/null)
+if [ -z "$kc" ]; then
+	result sis-node-core-coresched SKIP "no task with a core-scheduling cookie ran (CONFIG_SCHED_CORE=n?)"
+elif [ "${ks:-0}" -ge $((2 * N)) ] && [ "${kh:-0}" -ge $((N * 9 / 10)) ]; then
+	result sis-node-core-coresched ok "core scheduling in use: $ks LLC scans for $N wakeups of an untagged task ($ns without it), $kh found LLC 3"
+else
+	result sis-node-core-coresched FAIL "core scheduling in use: ${ks:-?} LLC scans, ${kh:-?} hits for $N wakeups of an untagged task (want SIS_NODE's rules: at least $((2 * N)) scans, as SIS_CORE's $cs)"
+fi
 fa=$(sis_stat audit_checks /tmp/nc-node-core)
 ff=$(sis_stat audit_llcs_full /tmp/nc-node-core)
 pa=$(sis_stat audit_checks /tmp/nc-prev-node-core)
