@@ -138,9 +138,9 @@ stop_hogs() {
 # the list (SCHED_IDLE with -i, in the cgroup directory CGROUP with -g),
 # their pids added to the list in the variable VAR; end_hogs VAR ends
 # those alone (stop_hogs waits for every job).  It returns a second after
-# every hog runs sis-load on its CPU: under TCG a fork and exec can outlast a fixed
-# wait (a CI run's SIS_NODE_LIMIT case had 40 of 200 wakeups find a free
-# CPU in an LLC hogged 1 s earlier).
+# every hog runs sis-load on its CPU: under TCG a fork and exec can
+# outlast a fixed wait (a CI run's SIS_NODE_LIMIT case had 40 of 200
+# wakeups find a free CPU in an LLC hogged 1 s earlier).
 start_hogs() {
 	_hv=$1 _hl=$2 _hi= _hg= _hw=
 	shift 2
