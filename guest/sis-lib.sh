@@ -134,19 +134,22 @@ stop_hogs() {
 	HOGS=
 }
 
-# start_hogs VAR CPULIST [-i] [-g CGROUP]: a spinning task on each CPU of
-# the list (SCHED_IDLE with -i, in the cgroup directory CGROUP with -g),
+# start_hogs VAR CPULIST [-i] [-k] [-g CGROUP]: a spinning task on each CPU
+# of the list (SCHED_IDLE with -i, each with a core-scheduling cookie of
+# its own with -k, in the cgroup directory CGROUP with -g),
 # their pids added to the list in the variable VAR; end_hogs VAR ends
 # those alone (stop_hogs waits for every job).  It returns a second after
 # every hog runs sis-load on its CPU: under TCG a fork and exec can
 # outlast a fixed wait (a CI run's SIS_NODE_LIMIT case had 40 of 200
-# wakeups find a free CPU in an LLC hogged 1 s earlier).
+# wakeups find a free CPU in an LLC hogged 1 s earlier); it fails when
+# one does not run there within 10 s.
 start_hogs() {
-	_hv=$1 _hl=$2 _hi= _hg= _hw=
+	_hv=$1 _hl=$2 _hi='' _hk='' _hg='' _hw=''
 	shift 2
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-i) _hi=-i; shift ;;
+		-k) _hk=-k; shift ;;
 		-g) _hg=$2; shift 2 ;;
 		*) echo "start_hogs: unknown option $1" >&2; return 2 ;;
 		esac
@@ -154,18 +157,20 @@ start_hogs() {
 	for c in $(cpus "$_hl"); do
 		if [ -n "$_hg" ]; then
 			# shellcheck disable=SC2016,SC2086 # the inner shell's $1..
-			sh -c 'echo $$ >"$1/cgroup.procs" && exec sis-load $3 -c "$2" spin 3600' hog "$_hg" "$c" "$_hi" &
+			sh -c 'echo $$ >"$1/cgroup.procs" && exec sis-load $3 $4 -c "$2" spin 3600' hog "$_hg" "$c" "$_hi" "$_hk" &
 		else
 			# shellcheck disable=SC2086
-			sis-load $_hi -c "$c" spin 3600 &
+			sis-load $_hi $_hk -c "$c" spin 3600 &
 		fi
 		eval "$_hv=\"\${$_hv:-} $!\""
 		_hw="$_hw $!:$c"
 	done
 	# shellcheck disable=SC2086
 	wait_hogs $_hw
+	_hr=$?
 	# and PELT sees them busy (SIS_UTIL's scan depth follows it)
 	sleep 1
+	return "$_hr"
 }
 
 # wait_hogs PID:CPU...: wait up to 10 s in all until each PID runs sis-load

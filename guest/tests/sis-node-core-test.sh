@@ -54,14 +54,12 @@ run node-core SIS_CORE SIS_NODE_CORE
 # walk): an untagged wakee may not take a CPU whose core runs a cookie,
 # so the masks no longer answer for it and SIS_NODE keeps its rules
 kc=$(cpus "$(cat /sys/devices/system/cpu/online)" | tail -n1)
-sis-load -k -c "$kc" spin 3600 &
-K=$!
-if wait_hogs "$K:$kc" 2>/dev/null; then
+if start_hogs KH "$kc" -k 2>/dev/null; then
 	run node-core-sched SIS_CORE SIS_NODE_CORE
 else
 	kc=
 fi
-kill "$K" 2>/dev/null
+end_hogs KH
 stop_hogs
 
 # Back to prev's LLC: the waker alone on CPU $w of LLC 0, so that its sync
