@@ -34,13 +34,19 @@ The whole guest console plus its final dmesg goes to LOG.
   --append ARGS   extra kernel parameters
   --mem MB        guest memory (default 512 per node)
   --timeout SEC   after SEC seconds (default 1800) write every vCPU's
-                  registers to LOG.regs (QEMU's monitor), have the guest
-                  print all CPUs' stacks and its blocked tasks (sysrq l and
-                  w), print a digest of both (hang-digest.sh), end QEMU
-                  and fail
+                  registers to LOG.regs and the top of its kernel stack
+                  to LOG.stack (QEMU's monitor), have the guest print all
+                  CPUs' stacks and its blocked tasks (sysrq l and w),
+                  print a digest of all (hang-digest.sh), end QEMU and
+                  fail
   --boot-limit SEC  the same when the guest has not reached user space
                   (printed LAB-BOOTED) after SEC seconds (default 0: no
                   limit)
+  --stall SEC     the same, failing with "guest stalled", when after SEC
+                  seconds of console silence (default 300; 0: never)
+                  and again a minute later a quarter of the vCPUs or
+                  more wait on jiffies_lock: under TCG with many vCPUs
+                  per host core that queue may never drain
   --cost FILE     run the sis-cost TCG plugin (build-cost-plugin.sh;
                   \$COST_PLUGIN overrides it) on the kernel's
                   scheduler functions (cost-map.sh: the kernel must sit
@@ -61,10 +67,10 @@ EOT
 # lpj: skip calibrating the delay loop, whose result under TCG is noise
 LAB_LPJ=5000000
 STALL_TIMEOUT=300 WATCHDOG_THRESH=60 HUNG_TASK_TIMEOUT=600
-BOOT_TIMEOUT=1800 MEM_PER_NODE=512
+BOOT_TIMEOUT=1800 MEM_PER_NODE=512 STALL_SILENCE=300
 kernel=$LAB_OUT/obj-qemu/arch/x86/boot/bzImage
 initrd='' log='' out='' append='' mem='' timeout=$BOOT_TIMEOUT verbose=0
-boot_limit=0 cost='' plugin_arg=''
+boot_limit=0 stall=$STALL_SILENCE cost='' plugin_arg=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
@@ -79,6 +85,7 @@ while [ $# -gt 0 ]; do
 	--mem) need_value "$@"; mem=$2; shift 2 ;;
 	--timeout) need_value "$@"; timeout=$2; shift 2 ;;
 	--boot-limit) need_value "$@"; boot_limit=$2; shift 2 ;;
+	--stall) need_value "$@"; stall=$2; shift 2 ;;
 	--cost) need_value "$@"; cost=$2; shift 2 ;;
 	-v) verbose=1; shift ;;
 	--) shift; break ;;
@@ -93,6 +100,7 @@ case $timeout in ''|*[!0-9]*) die "--timeout takes seconds, not '$timeout'" ;; e
 tcg_thread=${LAB_TCG_THREAD:-multi}
 case $tcg_thread in single|multi) ;; *) die "LAB_TCG_THREAD is single or multi, not '$tcg_thread'" ;; esac
 case $boot_limit in ''|*[!0-9]*) die "--boot-limit takes seconds, not '$boot_limit'" ;; esac
+case $stall in ''|*[!0-9]*) die "--stall takes seconds, not '$stall'" ;; esac
 
 QEMU=$(platform_qemu)
 [ -n "$QEMU" ] && [ -x "$QEMU" ] ||
@@ -194,15 +202,79 @@ set -- "$@" -display none -no-reboot -monitor "unix:$work/monitor,server=on,wait
 	-kernel "$kernel" -initrd "$work/initrd" -append "$cmdline"
 [ -z "$plugin_arg" ] || set -- "$@" -plugin "$plugin_arg"
 
-# watchdog PID: after $timeout s, or after $boot_limit s without reaching
-# user space (LAB-BOOTED), write QEMU's registers of every vCPU to
-# $log.regs (where each CPU is, even with interrupts off everywhere), have
-# the guest print every CPU's stack and the blocked tasks (sysrq l and w
-# on the emulated keyboard), give it SYSRQ_GRACE s to print them, then end
-# QEMU
+# monitor REGS [STACK]: write QEMU's registers of every vCPU to REGS
+# (where each CPU is, even with interrupts off everywhere); with STACK,
+# the words on top of each vCPU's kernel stack to STACK, then have the
+# guest print every CPU's stack and the blocked tasks (sysrq l and w on
+# the emulated keyboard)
+monitor() {
+	python3 - "$work/monitor" "$@" <<-'EOT' >/dev/null 2>&1 || true
+		import re, socket, sys, time
+		s = socket.socket(socket.AF_UNIX)
+		s.connect(sys.argv[1])
+		s.settimeout(10)
+		# mon CMD: the monitor's answer to CMD, up to its next prompt
+		def mon(cmd):
+		    if cmd:
+		        s.sendall(cmd.encode() + b"\n")
+		    out = b""
+		    try:
+		        while not out.rstrip().endswith(b"(qemu)"):
+		            d = s.recv(1 << 20)
+		            if not d:
+		                break
+		            out += d
+		    except socket.timeout:
+		        pass
+		    out = re.sub(rb"\x1b\[[0-9;]*[A-Za-z]|\r", b"", out)
+		    return out.decode(errors="replace")
+		mon("")
+		regs = mon("info registers -a")
+		open(sys.argv[2], "w").write(regs)
+		if len(sys.argv) < 4:
+		    sys.exit(0)
+		# the digest names the kernel functions among these words: the
+		# callers of a CPU that spins with interrupts off and cannot
+		# print its own stack
+		with open(sys.argv[3], "w") as f:
+		    for b in re.split(r"(?m)^CPU#", regs)[1:]:
+		        cpu = b.split()[0]
+		        rsp = re.search(r"RSP=(ffff[0-9a-f]{12})", b)
+		        if not rsp:
+		            continue
+		        mon("cpu " + cpu)
+		        words = [w for l in mon("x/48gx 0x" + rsp.group(1)).splitlines()
+		                 if re.match(r"[0-9a-f]{16}:", l)
+		                 for w in re.findall(r"0x([0-9a-f]{16})", l)]
+		        f.write("CPU#%s %s\n" % (cpu, " ".join(words)))
+		# sysrq 7 first: w prints the blocked tasks at info level, which
+		# loglevel=5 keeps off the console
+		for key in ("7", "l", "w"):
+		    s.sendall(b"sendkey alt-sysrq-%s\n" % key.encode())
+		    time.sleep(5)
+	EOT
+}
+
+# convoy: whether the vCPUs' registers show the emulator's convoy on
+# jiffies_lock (hang-digest.sh --convoy; results.md).  Each handover of
+# the queued lock waits for the host to run the next waiter's vCPU
+# thread, and CPUs whose ticks see jiffies stall keep joining the queue:
+# the guest may not come out of it.
+convoy() {
+	: >"$work/probe"
+	monitor "$work/probe.regs"
+	"$LAB_TOP/scripts/hang-digest.sh" --convoy ${map:+--map "$map"} "$work/probe" >"$work/probe.digest" 2>/dev/null
+}
+
+# watchdog PID: after $timeout s, after $boot_limit s without reaching
+# user space (LAB-BOOTED), or when a console silent for $stall s finds
+# the vCPUs in the jiffies_lock convoy twice a minute apart, write the
+# vCPUs' registers and stacks (monitor), give the guest SYSRQ_GRACE s to
+# print its own, then end QEMU
 SYSRQ_GRACE=30
 watchdog() {
-	local t=0 up=0
+	local t=0 up=0 size=0 quiet=0 s t0
+	t0=$(date +%s)
 	while [ "$t" -lt "$timeout" ] && kill -0 "$1" 2>/dev/null; do
 		if [ "$boot_limit" = 0 ] || [ "$up" = 1 ]; then
 			:
@@ -212,33 +284,23 @@ watchdog() {
 			: >"$work/no-user-space"
 			break
 		fi
+		s=$(stat -c %s "$log" 2>/dev/null || echo 0)
+		if [ "$s" != "$size" ]; then
+			size=$s quiet=0
+		elif [ "$stall" != 0 ] && [ $((quiet += 1)) -ge "$stall" ]; then
+			# quiet counts loops, each a second or more
+			quiet=0
+			if convoy && sleep 60 && convoy; then
+				cp "$work/probe.digest" "$work/convoy"
+				break
+			fi
+		fi
 		sleep 1
-		t=$((t + 1))
+		t=$(($(date +%s) - t0))
 	done
 	kill -0 "$1" 2>/dev/null || return 0
 	: >"$work/timed-out"
-	python3 - "$work/monitor" "$log.regs" <<-'EOT' >/dev/null 2>&1 || true
-		import socket, sys, time
-		s = socket.socket(socket.AF_UNIX)
-		s.connect(sys.argv[1])
-		s.settimeout(10)
-		s.sendall(b"info registers -a\n")
-		out = b""
-		try:
-		    while True:
-		        d = s.recv(1 << 20)
-		        if not d:
-		            break
-		        out += d
-		except socket.timeout:
-		    pass
-		open(sys.argv[2], "wb").write(out)
-		# sysrq 7 first: w prints the blocked tasks at info level, which
-		# loglevel=5 keeps off the console
-		for key in ("7", "l", "w"):
-		    s.sendall(b"sendkey alt-sysrq-%s\n" % key.encode())
-		    time.sleep(5)
-	EOT
+	monitor "$log.regs" "$log.stack"
 	sleep "$SYSRQ_GRACE"
 	kill "$1" 2>/dev/null || true
 }
@@ -246,7 +308,10 @@ watchdog() {
 note "booting $MODEL NPS$NPS, $NR_CPUS CPUs ($SOCKETS sockets x $CCX LLCs x $CORES cores x $THREADS threads), log $log"
 start=$(date +%s)
 # no earlier boot's log for the watchdog to read LAB-BOOTED from
-rm -f "$log" "$log.regs"
+rm -f "$log" "$log.regs" "$log.stack"
+# the kernel's symbols, for the digests (a bzImage in a build tree)
+map=$(dirname "$kernel")/../../../System.map
+[ -f "$map" ] || map=
 rc=0
 "$QEMU" "$@" -serial "file:$log" </dev/null >"$log.qemu" 2>&1 &
 qemu=$!
@@ -264,14 +329,14 @@ wait 2>/dev/null || true
 lacks=$(grep -c "doesn't support requested feature" "$log.qemu" 2>/dev/null || true)
 [ "${lacks:-0}" = 0 ] || note "$lacks QEMU warnings of CPU features TCG lacks (in $log.qemu)"
 if [ "$rc" -eq 124 ]; then
-	map=$(dirname "$kernel")/../../../System.map
-	[ -f "$map" ] || map=
 	"$LAB_TOP/scripts/hang-digest.sh" ${map:+--map "$map"} "$log" | while read -r line; do
 		note "hang: $line"
 	done
+	[ ! -e "$work/convoy" ] ||
+		die "guest stalled: $(sed -n 's/^locks: //p' "$work/convoy") after $stall s of silence, twice a minute apart (the emulator's jiffies_lock convoy, results.md); its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
 	[ ! -e "$work/no-user-space" ] ||
-		die "guest did not reach user space within $boot_limit s; its vCPUs' registers are in $log.regs, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
-	die "guest did not finish within $timeout s; its vCPUs' registers are in $log.regs, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
+		die "guest did not reach user space within $boot_limit s; its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
+	die "guest did not finish within $timeout s; its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
 fi
 [ "$rc" -eq 0 ] || die "QEMU failed with status $rc: $(grep -v '^$' "$log.qemu" 2>/dev/null | tail -n1)"
 st=$(sed -n 's/^LAB-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n1)

@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--help] [--map SYSTEM_MAP] LOG
+usage: ${0##*/} [--help] [--map SYSTEM_MAP] [--convoy] LOG
 
 Prints what the console LOG of a guest that did not finish tells about
 where it stopped, read from the dumps boot.sh has the guest print at its
@@ -21,24 +21,37 @@ interrupts off), with the kernel's SYSTEM_MAP to name the addresses:
   vcpus:    the vCPUs grouped by the function their instruction pointer
             is in (firmware: not yet started by Linux), with interrupts
             off or halted
+  locks:    for the vCPUs in a lock's slow path, the lock whose address a
+            register of theirs holds, when it is a named variable
+            (jiffies_lock: the emulator's convoy, see boot.sh)
+and, when LOG.stack holds the words on top of each vCPU's kernel stack
+(boot.sh reads them through the monitor too):
+  stacks:   for each group of vCPUs not halted, the kernel functions
+            whose addresses lie on most of its stacks, nearest first
+            (return addresses, and like the "?" frames of a kernel
+            backtrace possibly stale ones)
+With --convoy it prints only the locks line and exits 0 when LOG.regs
+shows the emulator's convoy on jiffies_lock: a quarter of the vCPUs or
+more in a lock's slow path on it (boot.sh's stall check), 1 otherwise.
 EOT
 }
-map=
+map= convoy=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
 	--map) [ $# -ge 2 ] || { echo "${0##*/}: error: --map needs a value" >&2; exit 2; }
 		map=$2; shift 2 ;;
+	--convoy) convoy=1; shift ;;
 	-*) echo "${0##*/}: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 1 ] || { echo "${0##*/}: error: usage: ${0##*/} [--map SYSTEM_MAP] LOG (see --help)" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "${0##*/}: error: usage: ${0##*/} [--map SYSTEM_MAP] [--convoy] LOG (see --help)" >&2; exit 2; }
 [ -r "$1" ] || { echo "${0##*/}: error: cannot read '$1'" >&2; exit 2; }
 
 # the file twice: the first pass finds the last CPU dump (boot.sh's; the
 # soft lockup watchdog may have printed others), the second reads it
-awk '
+[ "$convoy" = 1 ] || awk '
 function fn(s) {
 	sub(/^.*RIP: [0-9a-f]+:/, "", s)
 	sub(/^ *\? */, "", s)
@@ -120,16 +133,20 @@ END {
 	print "splat: " (splat == "" ? "none" : splat)
 }' "$1" "$1"
 
-[ -s "$1.regs" ] || exit 0
+[ -s "$1.regs" ] || exit "$convoy"
 # kernel addresses are 16 lower-case hex digits: compared as strings, they
 # sort as numbers, and System.map is sorted by address
-tr -d '\r' <"$1.regs" | awk -v map="$map" '
+tr -d '\r' <"$1.regs" | awk -v map="$map" -v stack="$1.stack" -v convoy="$convoy" '
 BEGIN {
 	while (map != "" && (getline line <map) > 0) {
 		split(line, f, " ")
 		if (length(f[1]) == 16 && f[2] ~ /^[tTwW]$/) {
 			addr[++n] = f[1]
 			name[n] = f[3]
+			if (f[3] == "_stext") stext = f[1]
+			if (f[3] == "_etext") etext = f[1]
+		} else if (length(f[1]) == 16 && f[2] ~ /^[dDbB]$/) {
+			data[f[1]] = f[3]
 		}
 	}
 }
@@ -142,20 +159,95 @@ function sym(a, lo, hi, mid) {
 	}
 	return lo ? name[lo] : a
 }
+/^CPU#[0-9]+/ { cpu = substr($1, 5); delete reg }
+# the general registers, "R8 =..." as well as "RAX=..."
+/^(RAX|RSI|R8 |R12)/ {
+	line = $0
+	gsub(/ =/, "=", line)
+	m = split(line, t, " ")
+	for (j = 1; j <= m; j++)
+		if (split(t[j], kv, "=") == 2)
+			reg[kv[1]] = tolower(kv[2])
+}
 /^[RE]IP=/ {
 	rip = substr($1, 5)
 	rfl = substr($2, 5)
 	# IF is bit 9 of RFLAGS: bit 1 of the third hex digit from the right
 	state = /HLT=1/ ? "halted" : index("2367abef", substr(rfl, length(rfl) - 2, 1)) ? "interrupts on" : "interrupts off"
 	# EIP: a CPU still in 32-bit firmware code, not yet started by Linux
-	k = (/^EIP=/ ? "firmware" : sym(rip)) " (" state ")"
+	g = /^EIP=/ ? "firmware" : sym(rip)
+	k = g " (" state ")"
 	if (!(k in cnt)) order[++nk] = k
 	cnt[k]++
 	total++
+	if (state != "halted" && g != "firmware") {
+		group[cpu] = k
+		fnc[cpu] = g
+	}
+	# a lock slow path: the first register, lock argument first, that
+	# holds the address of a named variable
+	if (g ~ /_lock_slowpath$/) {
+		nspin[g]++
+		split("RDI RSI RDX RCX RAX RBX R8 R9 R10 R11 R12 R13 R14 R15", rn, " ")
+		for (j = 1; j <= 14; j++)
+			if ((rn[j] in reg) && (reg[rn[j]] in data)) {
+				lk = g SUBSEP data[reg[rn[j]]]
+				if (!(lk in nlock)) lorder[++nl] = lk
+				nlock[lk]++
+				break
+			}
+	}
 }
 END {
 	s = ""
 	for (i = 1; i <= nk; i++)
 		s = s (i > 1 ? ", " : "") cnt[order[i]] " in " order[i]
-	printf "vcpus: %d%s\n", total, total ? " (" s ")" : ""
+	if (!convoy)
+		printf "vcpus: %d%s\n", total, total ? " (" s ")" : ""
+	s = ""
+	jl = 0
+	for (i = 1; i <= nl; i++) {
+		split(lorder[i], lp, SUBSEP)
+		s = s (i > 1 ? "; " : "") nlock[lorder[i]] " of " nspin[lp[1]] " in " lp[1] " on " lp[2]
+		if (lp[2] == "jiffies_lock")
+			jl += nlock[lorder[i]]
+	}
+	if (s != "")
+		print "locks: " s
+	if (convoy)
+		exit !(total && jl * 4 >= total)
+	if (stext == "" || etext == "")
+		exit
+	# each stack: the first four functions of kernel text on it, other
+	# than the one the vCPU is in, each once
+	while ((getline line <stack) > 0) {
+		m = split(line, w, " ")
+		c = substr(w[1], 5)
+		if (!(c in group))
+			continue
+		chain = ""; nc = 0; delete seen
+		for (j = 2; j <= m && nc < 4; j++) {
+			if (w[j] "" < stext "" || w[j] "" >= etext "")
+				continue
+			g = sym(w[j])
+			if (g == fnc[c] || g in seen)
+				continue
+			seen[g] = 1
+			chain = chain (nc++ ? " < " : "") g
+		}
+		if (chain == "")
+			continue
+		key = group[c] SUBSEP chain
+		if (!(key in nchain) && !(group[c] in best))
+			korder[++nkk] = group[c]
+		if (++nchain[key] > nbest[group[c]]) {
+			nbest[group[c]] = nchain[key]
+			best[group[c]] = chain
+		}
+	}
+	s = ""
+	for (i = 1; i <= nkk; i++)
+		s = s (i > 1 ? "; " : "") korder[i] ", " nbest[korder[i]] " of " cnt[korder[i]] ": " best[korder[i]]
+	if (s != "")
+		print "stacks: " s
 }'

