@@ -72,28 +72,14 @@ netperf_figure() {
 		END { if (k == n && n > 0) printf "%.2f\n", s / n }' "$2"
 }
 
-# sis_figures FILE: the figures of sis-stats.sh's summary in FILE, as CSV
-# cells: wakeups, probes per wakeup, idle-hit and missed-idle (LLC, node)
-# rates, SIS_SHORT's shortcut rate, SIS_CORE's busy candidates, SIS_NODE's
-# scans, probes per scan and hit rate; NA for what it did not print
+# sis_figures FILE: the figures sis-stats.sh printed into FILE as KEY=VALUE
+# lines, as CSV cells: wakeups, probes per wakeup, idle-hit and missed-idle
+# (LLC, node) rates, SIS_SHORT's shortcut rate, SIS_CORE's busy candidates,
+# SIS_NODE's scans, probes per scan and hit rate; NA for what it did not
+# print (sis-lib.sh's sis_keys)
 sis_figures() {
-	$AWK '
-		function num(x) { sub("[%,(]+$", "", x); return x }
-		/^wakeups:/ { f[1] = $2 }
-		/^probes per wakeup:/ { f[2] = $4 }
-		/^idle-hit rate:/ { f[3] = num($3) }
-		/^missed-idle rate:/ { f[4] = num($4); f[5] = num($6) }
-		/^SIS_SHORT:/ { f[6] = num($4) }
-		/^SIS_CORE:/ { f[7] = $2 }
-		/^SIS_NODE:/ { f[8] = $2; f[9] = $4; f[10] = num($8) }
-		END {
-			for (i = 1; i <= 10; i++) {
-				v = f[i]
-				if (v !~ /^[0-9.]+$/)
-					v = "NA"
-				printf "%s%s", v, (i < 10 ? "," : "\n")
-			}
-		}' "$1"
+	sis_keys "$1" wakeups probes_per_wakeup idle_hit_pct llc_missed_pct node_missed_pct \
+		short_taken_pct core_busy node_scans node_probes_per_scan node_hit_pct
 }
 
 # --parse BENCH ARG... FILE: print the figure BENCH_figure finds in FILE
@@ -223,8 +209,8 @@ LIMIT=${RUN_LIMIT:-$((300 + 20 * RUNTIME))}
 SYSRQ=${BENCH_SYSRQ:-/proc/sysrq-trigger}
 
 # measure CMD...: run CMD under the SIS statistics into $T/out, at most
-# LIMIT seconds, and take what sis-stats.sh printed into $sis (the CSV's
-# columns from wakeups to node_hit_pct, NA where it printed nothing);
+# LIMIT seconds, and take the figures sis-stats.sh printed into $sis (the
+# CSV's columns from wakeups to node_hit_pct, NA where it printed none);
 # $fail says why it failed, if it did
 measure() {
 	# between two cost markers, inside the statistics' reads; the row gets

@@ -121,30 +121,22 @@ measure() {
 }
 
 # emit BENCH LOAD: one row from $T/out (variant, round, tasks, command and
-# seconds from the caller); failed rows carry NA for every figure
+# seconds from the caller): the figures sis-stats.sh printed there as
+# KEY=VALUE lines (sis-lib.sh's sis_keys); failed rows carry NA for every
+# figure
 emit() {
 	[ -n "$fail" ] || fail=$(figure "$1")
+	# left_llc_pct: wakeups placed in an LLC that is neither the one of
+	# prev nor the waker's; llcs_full_pct: audited wakeups whose prev and
+	# waker LLCs had no idle CPU, the node one
 	# shellcheck disable=SC2046
-	set -- "$1" "$2" $(awk '
-		function pc(s) { sub("%,?$", "", s); return s == "n/a" ? "" : s }
-		$1 == "sis.calls" { calls = $2 }
-		$1 == "sis.llc_away" { left = $2; has = 1 }
-		$1 == "sis.audit_llcs_full" { full = $2; hasf = 1 }
-		/^probes per wakeup:/ { pp = ($4 == "n/a") ? "" : $4 }
-		/^idle-hit rate:/ { hit = pc($3) }
-		/^missed-idle rate:/ { llc = pc($4); node = pc($6); aud = substr($7, 2) }
-		END {
-			# wakeups placed in an LLC that is neither the one of prev nor the waker
-			lp = (has && calls) ? sprintf("%.1f", 100 * left / calls) : "NA"
-			# audited wakeups whose prev and waker LLCs had no idle CPU, the node one
-			fp = (hasf && aud) ? sprintf("%.1f", 100 * full / aud) : "NA"
-			printf "%s %s %s %s %s %s %s %s\n", calls + 0, aud + 0, pp == "" ? "NA" : pp,
-				hit == "" ? "NA" : hit, llc == "" ? "NA" : llc,
-				node == "" ? "NA" : node, lp, fp
-		}' "$T/out")
-	if [ -z "$fail" ] && [ "$3" = 0 ]; then
+	set -- "$1" "$2" $(sis_keys "$T/out" wakeups audited probes_per_wakeup idle_hit_pct \
+		llc_missed_pct node_missed_pct left_llc_pct llcs_full_pct | tr , ' ')
+	if [ -z "$fail" ] && [ "$3" = NA ]; then
+		fail="sis-stats printed no figures (no wakeups= line)"
+	elif [ -z "$fail" ] && [ "$3" = 0 ]; then
 		fail="sis-stats counted no wakeup"
-	elif [ -z "$fail" ] && [ "$4" = 0 ]; then
+	elif [ -z "$fail" ] && { [ "$4" = 0 ] || [ "$4" = NA ]; }; then
 		fail="the missed-idle audit checked no wakeup"
 	fi
 	if [ -n "$fail" ]; then

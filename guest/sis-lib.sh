@@ -102,6 +102,26 @@ sis_stat() {
 	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"
 }
 
+# sis_keys FILE KEY...: the figures sis-stats.sh printed into FILE as
+# KEY=VALUE lines (the last line of each key; its --help names them), in
+# the order asked, comma-separated; NA for a key it did not print or whose
+# value is no number (n/a).  Its summary for people is never read.
+sis_keys() {
+	_sk=$1
+	shift
+	awk -v keys="$*" '
+		/^[a-z_]+=/ { i = index($0, "="); f[substr($0, 1, i - 1)] = substr($0, i + 1) }
+		END {
+			n = split(keys, k, " ")
+			for (i = 1; i <= n; i++) {
+				v = (k[i] in f) ? f[k[i]] : ""
+				if (v !~ /^[0-9]+(\.[0-9]+)?$/)
+					v = "NA"
+				printf "%s%s", v, (i < n ? "," : "\n")
+			}
+		}' "$_sk"
+}
+
 # CPU lists are Linux's "0-3,64-67" form: under the Milan model an LLC or
 # a node has two ranges, and SMT siblings are n and n + NR_CPUS/2.
 # cpus LIST: its CPUs, one per line

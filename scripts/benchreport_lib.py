@@ -75,8 +75,8 @@ Meta = namedtuple("Meta", "direction statistic label units program")
 DEFAULT_META = Meta("higher", "AMean", "Case", "Normalized value", "")
 
 # What select_idle_sibling() decided during each run, as guest/sis-stats.sh
-# prints it and guest/bench-guest.sh records it: (column, row label,
-# format of the mean over the runs)
+# prints it (its KEY=VALUE lines) and guest/bench-guest.sh records it:
+# (column, row label, format of the mean over the runs)
 FIGURES = (
     ("wakeups", "wakeups per run", "%.0f"),
     ("probes_per_wakeup", "probes per wakeup", "%.2f"),

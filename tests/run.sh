@@ -729,6 +729,10 @@ sec_host() {
 	# the scoreboard: its reader on fixed inputs, bad input, the guest driver
 	. "$top/tests/score/test.sh"
 	score_tests
+	# sis-stats.sh on fixed counters: its KEY=VALUE figures, its summary,
+	# under busybox as well, and their readers
+	. "$top/tests/sis-stats/test.sh"
+	sis_stats_tests
 	# the cost plugin's reader on fixed inputs, and bad input
 	cost_host_tests
 	# the platforms' topology without booting, against fixtures
@@ -1288,6 +1292,18 @@ sec_bench() {
 				ok "bench smoke: every run labelled @llc_balancing=0, cache-aware scheduling in the report ($(sed -n 's/^sched_cache: //p' "$d/system.txt"))"
 			else
 				notok "bench smoke: KNOBS=llc_balancing=0: $(grep sched_cache "$d/system.txt"), $(csv_cols "$d/results.csv" variant | sort -u | tr '\n' ' ')"
+			fi
+			# the SIS figures the guest's sis-stats.sh printed as KEY=VALUE
+			# lines, read there by bench-guest.sh: numbers in every ok run
+			# of the patched kernel (the base kernel has no statistics)
+			sisbad=$(csv_cols "$d/results.csv" variant status wakeups probes_per_wakeup idle_hit_pct \
+				missed_idle_llc_pct missed_idle_node_pct short_taken_pct core_busy node_scans |
+				awk -F, '$1 !~ /^base/ && $2 == "ok" { n++; for (i = 3; i <= NF; i++) if ($i !~ /^[0-9]+(\.[0-9]+)?$/) { print; next } }
+					END { if (!n) print "no ok run of the patched kernel" }' | head -n3 | tr '\n' ' ')
+			if [ -z "$sisbad" ]; then
+				ok "bench smoke: every ok run of the patched kernel has its SIS figures (wakeups to SIS_NODE scans) from the guest's KEY=VALUE lines"
+			else
+				notok "bench smoke: runs without SIS figures (variant, status, wakeups to node_scans): $sisbad"
 			fi
 			if grep -q '^o Programs$' "$d/report.txt" && grep -q '^  tbench: .*(Debian dbench ' "$d/report.txt"; then
 				ok "bench smoke: the Programs block ($(grep '^  tbench: ' "$d/report.txt" | sed 's/^ *//'))"

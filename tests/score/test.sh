@@ -31,6 +31,9 @@ one_error() {
 # fails, hangs (sysrq 7, l, w and the old loglevel, then killed at
 # run_limit) or prints no result is recorded as failed with its reason
 # and no figures, status 3;
+# the figures come from sis-stats.sh's KEY=VALUE lines alone: a good run
+# whose sis-stats.sh printed those lines alone (keys) gives them, one
+# whose sis-stats.sh printed every line but those (summary) is failed;
 # a variant with a feature the kernel lacks is skipped with one line
 score_guest_driver() {
 	local g=$tmp/score-guest kind want rc row n
@@ -57,18 +60,35 @@ score_guest_driver() {
 		echo "Time: 0.5"
 	EOT
 	chmod +x "$g/bin/hackbench"
+	# sis-stats.sh with its KEY=VALUE lines alone (keys) or without them
+	# (summary), ahead of the real one on the PATH
+	mkdir -p "$g/filter"
+	cat >"$g/filter/sis-stats.sh" <<-EOT
+		#!/bin/sh
+		rc=0
+		out=\$(sh "$G/sis-stats.sh" "\$@") || rc=\$?
+		case \$FAKE in
+		keys) printf '%s\n' "\$out" | grep -E '^[a-z_]+=' ;;
+		*) printf '%s\n' "\$out" | grep -vE '^[a-z_]+=' ;;
+		esac
+		exit "\$rc"
+	EOT
+	chmod +x "$g/filter/sis-stats.sh"
 	# the cost marker, which would be hostname: the names it was given
 	printf '#!/bin/sh\necho "$1" >>"%s"\n' "$g/marks" >"$g/bin/mark"
 	chmod +x "$g/bin/mark"
-	for kind in ok fail hang silent; do
+	for kind in ok fail hang silent keys summary; do
 		case $kind in
 		# work: 1 group x 1 sender x 1 receiver x 2000 messages; the
 		# cost markers are the first two (0 and 1)
-		ok) want=",100,80,2.50,70.0,5.0,2.5,7.0,7.5,2000,0,1,[0-9]*,ok" ;;
+		ok|keys) want=",100,80,2.50,70.0,5.0,2.5,7.0,7.5,2000,0,1,[0-9]*,ok" ;;
 		fail) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: exit status 1: hackbench: fork failed" ;;
 		hang) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: hung: killed after 2 s; stacks of all CPUs" ;;
 		silent) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: no Time: line in hackbench's output" ;;
+		summary) want=",NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,[0-9]*,failed: sis-stats printed no figures (no wakeups= line)" ;;
 		esac
+		filter=
+		case $kind in keys|summary) filter=$g/filter: ;; esac
 		rm -rf "$g/out" "$g/marks" "$g/cost-marks"
 		mkdir -p "$g/out"
 		printf '%s\n' features="SIS_NODE SIS_CORE" variants="tip SIS_NODE+SIS_NODE_CORE" \
@@ -79,19 +99,23 @@ score_guest_driver() {
 		rc=0
 		FAKE=$kind LAB_SCHED_DEBUGFS=$g SCORE_SYSRQ=$g/sysrq \
 			COST_MARK="$g/bin/mark" COST_MARKS="$g/cost-marks" \
-			LAB_DIR=$G OUT=$g/out PATH="$g/bin:$G:$PATH" \
+			LAB_DIR=$G OUT=$g/out PATH="$filter$g/bin:$G:$PATH" \
 			hang_guard 1200 "$g/hung" sh "$G/score-guest.sh" 1 1 >"$g/log" 2>&1 || rc=$?
 		row=$(tail -n +2 "$g/out/score.csv" 2>/dev/null)
-		case $kind:$rc in ok:0|fail:3|hang:3|silent:3) ;; *) row="status $rc: $row" ;; esac
+		case $kind:$rc in ok:0|fail:3|hang:3|silent:3|keys:0|summary:3) ;; *) row="status $rc: $row" ;; esac
 		# shellcheck disable=SC2254
 		case $row in
 		"1,tip,hackbench,1/16,1,1,2,hackbench -p -g 1 -f 1 -l 2000"$want*)
-			if [ "$kind" = ok ] && [ "$(tr '\n' ' ' <"$g/marks")" != "sis-cost-0 sis-cost-1 " ]; then
+			if { [ "$kind" = ok ] || [ "$kind" = keys ]; } && [ "$(tr '\n' ' ' <"$g/marks")" != "sis-cost-0 sis-cost-1 " ]; then
 				notok "score guest driver: the ok run's cost markers were '$(tr '\n' ' ' <"$g/marks")', want 'sis-cost-0 sis-cost-1'"
 			elif [ "$kind" = hang ] && ! sysrq_dump_asked "$g/sysrq"; then
 				notok "score guest driver: the hung run did not ask for sysrq 7, l, w and the old loglevel: $(tr '\n' ' ' <"$g/sysrq")"
 			else
-				ok "score guest driver: a run that does '$kind' gives status $rc and '${row##*,}'"
+				case $kind in
+				keys) ok "score guest driver: a run whose sis-stats.sh printed its KEY=VALUE lines alone gives its figures, status $rc and '${row##*,}'" ;;
+				summary) ok "score guest driver: a run whose sis-stats.sh printed all but its KEY=VALUE lines gives status $rc and '${row##*,}'" ;;
+				*) ok "score guest driver: a run that does '$kind' gives status $rc and '${row##*,}'" ;;
+				esac
 			fi ;;
 		*) notok "score guest driver: '$kind': row '$row', want '$want' (log: $(tail -n2 "$g/log" | tr '\n' ' '))" ;;
 		esac
