@@ -25,10 +25,11 @@
 # hackbench loops; empty: SIZE's), verify, run_limit (seconds; empty: 300
 # + 20 x runtime), audit (1: sis-stats.sh --audit, the missed-idle rates)
 # and netperf_port.  The results keep it.  Environment: OUT (default
-# $LAB_DIR/out), LAB_DIR (default /lab: where sis-lib.sh, bench-stats.awk
-# and bench-meta.txt live), LAB_SCHED_DEBUGFS (sis-lib.sh: the sched
-# debugfs, default /sys/kernel/debug/sched, where the features, the SIS
-# statistics and the knobs are), BENCH_SYSRQ (the sysrq trigger, for the
+# $LAB_DIR/out), LAB_DIR (default /lab: where sis-lib.sh, bench-stats.awk,
+# bench-meta.txt and the benchmarks, bench/NAME.sh, live),
+# LAB_SCHED_DEBUGFS (sis-lib.sh: the sched debugfs, default
+# /sys/kernel/debug/sched, where the features, the SIS statistics and the
+# knobs are), BENCH_SYSRQ (the sysrq trigger, for the
 # lab's tests).
 LAB_DIR=${LAB_DIR:-/lab}
 . "$LAB_DIR/sis-lib.sh"
@@ -37,40 +38,9 @@ SCHED=$LAB_SCHED_DEBUGFS
 AWK="awk"
 command -v mawk >/dev/null && AWK=mawk
 
-# The figures of a run's output, printed only when the output has them, so
-# that a run without its figure records no value.
-# schbench_figure rps|wakeup|request FILE: the average rps, or the p99
-# wakeup or request latency, of schbench's final report: the blocks that
-# "average rps:" follows.  Interim reports (-i) end with "current rps:".
-schbench_figure() {
-	$AWK -v want="$1" '
-		/^Wakeup Latencies/ { blk = "wakeup" }
-		/^Request Latencies/ { blk = "request" }
-		/^RPS percentiles/ { blk = "" }
-		blk != "" && /\* 99\.0th:/ { p99[blk] = $3; blk = "" }
-		/^average rps:/ { v = (want == "rps") ? $3 : p99[want] }
-		END { if (v != "") print v }' "$2"
-}
-
-# stream_figure Copy|Scale|Add|Triad FILE: the kernel's best rate, MB/s,
-# from a run that validated
-stream_figure() {
-	$AWK -v k="$1:" '$1 == k { v = $2 } /^Solution Validates/ { ok = 1 }
-		END { if (ok && v != "") print v }' "$2"
-}
-
-# unixbench_figure FILE: the loops per second of sis-ubench's result line
-unixbench_figure() {
-	$AWK '/ lps / { v = $(NF - 5) } END { if (v != "") print v }' "$1"
-}
-
-# netperf_figure CLIENTS FILE: the TCP_RR transactions per second per
-# client (their mean), when each of the CLIENTS netperf processes printed
-# a positive THROUGHPUT= line (-k THROUGHPUT)
-netperf_figure() {
-	$AWK -F= -v n="$1" '$1 == "THROUGHPUT" && $2 + 0 > 0 { s += $2; k++ }
-		END { if (k == n && n > 0) printf "%.2f\n", s / n }' "$2"
-}
+# Each benchmark is a file, bench/NAME.sh (sis-lib.sh's bench_load lists
+# what it defines): its cases, its run, its figure parser and its server.
+bench_load
 
 # sis_figures FILE: the figures sis-stats.sh printed into FILE as KEY=VALUE
 # lines, as CSV cells: wakeups, probes per wakeup, idle-hit and missed-idle
@@ -82,14 +52,16 @@ sis_figures() {
 		short_taken_pct core_busy node_scans node_probes_per_scan node_hit_pct
 }
 
-# --parse BENCH ARG... FILE: print the figure BENCH_figure finds in FILE
-# (for the lab's tests), then exit
+# --parse BENCH ARG... FILE: print the figure BENCH's NAME_figure finds in
+# FILE (for the lab's tests), then exit
 if [ "${1:-}" = --parse ]; then
-	case ${2:-} in
-	schbench|stream|unixbench|netperf) f=$2_figure; shift 2; $f "$@"; exit ;;
-	sis) sis_figures "$3"; exit ;;
-	*) echo "bench: --parse schbench|stream|unixbench|netperf|sis ARG... FILE" >&2; exit 2 ;;
-	esac
+	[ "${2:-}" != sis ] || { sis_figures "$3"; exit; }
+	f=$(bench_fn "${2:-}" figure)
+	[ -n "${2:-}" ] && [ -n "$f" ] ||
+		{ echo "bench: --parse BENCH|sis ARG... FILE (BENCH: $(echo $(ls "$LAB_DIR/bench" | sed -n 's/\.sh$//p')))" >&2; exit 2; }
+	shift 2
+	$f "$@"
+	exit
 fi
 CONF=${1:-$OUT/bench.conf}
 [ -r "$CONF" ] || { echo "bench: no run configuration at $CONF" >&2; exit 2; }
@@ -128,46 +100,11 @@ powers() {
 	done
 }
 
-# cases BENCH: the parameters a benchmark runs with; sizes scale with the
-# CPU count (full: the ranges of the LKML reports, 256 CPUs -> 1..16 groups)
+# cases BENCH: the parameters a benchmark runs with (its NAME_cases);
+# sizes scale with the CPU count
 cases() {
-	case $SIZE:$1 in
-	tiny:stream) echo 10 ;;
-	tiny:unixbench) echo syscall:1 pipe:1 context1:1 spawn:1 execl:1 ;;
-	tiny:*) echo 1 ;;
-	small:hackbench|small:rt-hackbench) printf '%s\n' 1 $((ncpu / 40 + 1)) | sort -nu ;;
-	small:schbench) printf '%s\n' 1 $((ncpu / 8)) | sort -nu ;;
-	small:tbench|small:netperf) printf '%s\n' 1 $((ncpu / 4)) | sort -nu ;;
-	small:stream) echo 10 ;;
-	small:unixbench)
-		for t in syscall pipe context1 spawn execl; do
-			echo "$t:1 $t:$((ncpu / 4))"
-		done ;;
-	full:hackbench|full:rt-hackbench) powers $(((ncpu * 5 / 2 + 39) / 40)) ;;
-	full:schbench) powers $((ncpu / 2)) ;;
-	full:tbench) powers $((ncpu * 4)) ;;
-	full:netperf) powers $((ncpu * 2)) ;;
-	full:stream) echo 10 100 ;;
-	full:unixbench)
-		for t in syscall pipe context1 spawn execl; do
-			echo "$t:1 $t:$((ncpu * 2))"
-		done ;;
-	esac
-}
-
-# stream_elements: STREAM's rule, each array 4x all last-level caches,
-# within a quarter of the free memory (three arrays)
-stream_elements() {
-	case $SIZE in
-	tiny) echo 100000; return ;;
-	small) echo 1000000; return ;;
-	esac
-	l3=$(cat /sys/devices/system/cpu/cpu0/cache/index3/size 2>/dev/null | tr -d K)
-	want=$(( ${l3:-32768} * 1024 * nllc * 4 / 8 ))
-	mem=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
-	cap=$(( mem * 1024 / 4 / 3 / 8 ))
-	[ "$want" -le "$cap" ] || want=$cap
-	echo "$want"
+	f=$(bench_fn "$1" cases)
+	[ -z "$f" ] || $f
 }
 
 # variant NAME: all SIS features off, then those of NAME on ("a+b")
@@ -181,19 +118,22 @@ variant() {
 	done
 }
 
-# emit BENCH CASE VALUE: one result row (job, run label, round and kind
+# emit RESULT CASE VALUE: one result row (job, run label, round and kind
 # from the caller's $job, $v, $round and $kind; SIS figures and $fail from the last
-# measure).  A run that failed, or printed no figure or a throughput of 0
-# (tbench before its warm-up ended), is recorded as failed with its
-# reason in the status column, never as a value.
+# measure).  A run that failed, or printed no figure or one its benchmark
+# $b's NAME_check refuses (tbench's 0 before its warm-up ended), is
+# recorded as failed with its reason in the status column, never as a
+# value.
 emit() {
 	st=ok val=$3
 	if [ -n "$fail" ]; then
 		st="failed: $fail"
 	elif [ -z "$val" ]; then
 		st="failed: no figure in the output ($(tail -n1 "$T/out" | cut -c1-80))"
-	elif [ "$1" = tbench ] && [ "$($AWK -v x="$val" 'BEGIN { print (x + 0 > 0) }')" = 0 ]; then
-		st="failed: tbench printed $val MB/s (the run ended within its warm-up)"
+	else
+		f=$(bench_fn "$b" check) why=
+		[ -z "$f" ] || why=$($f "$val")
+		[ -z "$why" ] || st="failed: $why"
 	fi
 	[ "$st" = ok ] || { val=; nfail=$((nfail + 1)); echo "bench: $1/$2 $v round $round $st" >&2; }
 	echo "$1,$2,$v,$round,$kind,${val:-NA},$sis,$job,$(printf '%s' "$st" | tr ',\n' '; '),$cost_from,$cost_to" >>"$CSV"
@@ -234,48 +174,12 @@ measure() {
 	[ "${BENCH_AUDIT:-0}" = 0 ] || [ ! -r "$D/stats" ] || cost_from=NA cost_to=NA
 }
 
-# run_job JOB: run one benchmark job ("bench:param") and record its rows
+# run_job JOB: run one benchmark job ("bench:param", bench/NAME.sh's
+# NAME_run) and record its rows
 run_job() {
 	b=${1%%:*}
-	p=${1#*:}
 	msg=
-	case $b in
-	hackbench)
-		measure perf bench sched messaging -p -t -g "$p" -l "$LOOPS"
-		emit hackbench "$p-groups" "$($AWK '/Total time:/ { print $3 }' "$T/out")" ;;
-	rt-hackbench)
-		measure hackbench -p -g "$p" -l "$LOOPS"
-		emit rt-hackbench "$p-groups" "$($AWK '/^Time:/ { print $2 }' "$T/out")" ;;
-	schbench)
-		measure sis-schbench -m 2 -t "$p" -r "$RUNTIME"
-		emit new-schbench-requests-per-second "$p" "$(schbench_figure rps "$T/out")"
-		emit new-schbench-wakeup-latency "$p" "$(schbench_figure wakeup "$T/out")"
-		emit new-schbench-request-latency "$p" "$(schbench_figure request "$T/out")" ;;
-	tbench)
-		# tbench leaves a warm-up out of its figure, and under TCG its
-		# clients take a while to start: 3 s, and a second per 4 clients,
-		# at least (at 32 clients and 3 s it printed 0 MB/s in 7 of 8 runs)
-		measure tbench -t $(( RUNTIME > 3 + p / 4 ? RUNTIME : 3 + p / 4 )) \
-			-c /usr/share/dbench/client.txt "$p" 127.0.0.1
-		emit tbench "$p" "$($AWK '/^Throughput/ { print $2 }' "$T/out")" ;;
-	netperf)
-		# Debian's netperf: one process per client, each a TCP_RR
-		# connection to our netserver with 100-byte requests and responses
-		measure sh -c "i=0; while [ \$i -lt $p ]; do
-			netperf -H 127.0.0.1 -p $NETPERF_PORT -t TCP_RR -l $RUNTIME -- -r 100 -k THROUGHPUT >$T/np.\$i &
-			i=\$((i + 1)); done; wait; cat $T/np.*"
-		emit netperf "$p-clients" "$(netperf_figure "$p" "$T/out")"
-		rm -f "$T"/np.* ;;
-	stream)
-		measure sis-stream -n "$(stream_elements)" -t "$p" -j "$nllc"
-		for k in Copy Scale Add Triad; do
-			emit "stream-$p" "$k" "$(stream_figure "$k" "$T/out")"
-		done ;;
-	unixbench)
-		t=${p%%:*}
-		measure sis-ubench -c "${p#*:}" -t "$RUNTIME" "$t"
-		emit "unixbench-$t" "${p#*:}" "$(unixbench_figure "$T/out")" ;;
-	esac
+	"$(bench_fn "$b" run)" "${1#*:}"
 	echo "bench:   $v round $round:$msg"
 }
 
@@ -398,15 +302,22 @@ EOT
 fi
 [ -f "$CSV" ] || echo "bench,case,variant,round,kind,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status,cost_from,cost_to" >"$CSV"
 nfail=0
-case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv1=$! ;; esac
-# -D: netserver stays in the foreground, as $srv2, and forks per test
-case " $BENCHES " in *" netperf "*) netserver -D -L 127.0.0.1 -p "$NETPERF_PORT" >/dev/null 2>&1 & srv2=$! ;; esac
-trap 'kill ${srv1:-} ${srv2:-} 2>/dev/null; variant tip; restore_knobs; rm -rf "$T"' EXIT
+# the servers of the benchmarks (NAME_server), stopped at the end
+srvs='' ports=''
+for b in $BENCHES; do
+	f=$(bench_fn "$b" server)
+	[ -n "$f" ] || continue
+	$f
+	srvs="$srvs $!"
+	f=$(bench_fn "$b" server_port)
+	[ -z "$f" ] || ports="$ports${ports:+, }$b uses $($f)"
+done
+trap '[ -z "$srvs" ] || kill $srvs 2>/dev/null; variant tip; restore_knobs; rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 sleep 1
-for pid in ${srv1:-} ${srv2:-}; do
+for pid in $srvs; do
 	kill -0 "$pid" 2>/dev/null ||
-		{ echo "bench: a benchmark server did not start (port taken? tbench uses 7003, netperf $NETPERF_PORT)" >&2; exit 1; }
+		{ echo "bench: a benchmark server did not start (port taken? $ports)" >&2; exit 1; }
 done
 
 nj=$(echo $jobs | wc -w)

@@ -159,16 +159,23 @@ emit() {
 
 [ -f "$CSV" ] ||
 	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,probes_per_wakeup,idle_hit_pct,missed_llc_pct,missed_node_pct,left_llc_pct,llcs_full_pct,work,cost_from,cost_to,seconds,status" >"$CSV"
-srv=
-case " $BENCHES " in *" tbench "*) tbench_srv >/dev/null 2>&1 & srv="$srv $!" ;; esac
-# -D: netserver stays in the foreground and forks per test
-case " $BENCHES " in *" netperf "*) netserver -D -L 127.0.0.1 -p "$NETPERF_PORT" >/dev/null 2>&1 & srv="$srv $!" ;; esac
+# the servers of the benchmarks (bench/NAME.sh's NAME_server), stopped
+# at the end
+srv='' ports=''
+for b in $BENCHES; do
+	f=$(bench_fn "$b" server)
+	[ -n "$f" ] || continue
+	$f
+	srv="$srv $!"
+	f=$(bench_fn "$b" server_port)
+	[ -z "$f" ] || ports="$ports${ports:+, }$b uses port $($f)"
+done
 trap '[ -z "$srv" ] || kill $srv 2>/dev/null || true; variant tip; rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 sleep 1
 for pid in $srv; do
 	kill -0 "$pid" 2>/dev/null ||
-		{ say "a benchmark server did not start (tbench uses port 7003, netperf $NETPERF_PORT)" >&2; exit 1; }
+		{ say "a benchmark server did not start ($ports)" >&2; exit 1; }
 done
 
 nvar=$(echo "$run_variants" | wc -w)

@@ -97,6 +97,41 @@ conf() {
 	sed -n "s/^$1=//p" "$CONF" | tail -n1
 }
 
+# The benchmarks: one file each, guest/bench/NAME.sh, which defines
+# functions named after it (NAME with "-" as "_"; all optional):
+#   NAME_cases          make bench's cases at $SIZE (tiny, small, full),
+#                       one word each ($ncpu, $nllc and powers MAX help)
+#   NAME_run CASE       one run: measure CMD..., then emit RESULT CASE
+#                       FIGURE per result (bench-guest.sh)
+#   NAME_figure ARG... FILE  the figure in a run's output (--parse),
+#                       nothing when it has none (then no value is recorded)
+#   NAME_check FIGURE   why a figure found is no result, if it is not
+#   NAME_server         its server started in the background (the driver
+#                       kills $! at its end); NAME_server_port, its port
+#   NAME_job TASKS      the scoreboard's job: $cmd and $ntasks for about
+#                       TASKS tasks (jobs.sh)
+#   NAME_missing FILE   why that job's output lacks its result, if it does
+#   NAME_work FILE      the units of work the job did (default NA)
+#   NAME_score_programs='PROGRAM...'  (a variable) the host programs the
+#                       job needs in the guest, read by scripts/score.sh
+# The results' units, direction and statistic are in bench-meta.txt.
+# bench_load: source every benchmark file
+bench_load() {
+	for _bf in "$LAB_DIR"/bench/*.sh; do
+		[ -r "$_bf" ] || continue
+		# shellcheck disable=SC1090
+		. "$_bf"
+	done
+}
+
+# bench_fn NAME HOOK: the function HOOK of benchmark NAME, if it has one
+bench_fn() {
+	_bfn=$(echo "$1" | tr - _)_$2
+	if command -v "$_bfn" >/dev/null 2>&1; then
+		echo "$_bfn"
+	fi
+}
+
 # sis_stat NAME FILE: the sis.NAME value printed by sis-stats.sh into FILE
 sis_stat() {
 	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"

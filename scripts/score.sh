@@ -183,12 +183,12 @@ for b in $benches; do
 		fi
 	done
 	[ -z "$left" ] || notes+=("$b: load points$left left out, above its ceiling $ceiling (CEILINGS)")
-	case $b in
-	hackbench) bins="$bins hackbench" ;;
-	tbench) bins="$bins tbench tbench_srv" ;;
-	schbench|netperf) ;;
-	*) die "unknown benchmark '$b' ($DEFAULT_BENCHES)" ;;
-	esac
+	# a benchmark of the scoreboard is guest/bench/NAME.sh with a
+	# NAME_job; its NAME_score_programs, the host programs it needs
+	bf=$LAB_TOP/guest/bench/$b.sh
+	[[ $b =~ ^[a-z0-9-]+$ && -r $bf ]] && grep -q "^${b//-/_}_job()" "$bf" ||
+		die "unknown benchmark '$b' ($DEFAULT_BENCHES)"
+	bins="$bins $(sed -n "s/^${b//-/_}_score_programs='\(.*\)'\$/\1/p" "$bf")"
 done
 jobs=${jobs# }
 [ -n "$jobs" ] || die "no load point is left under the CEILINGS"
