@@ -76,6 +76,8 @@ LOOPS=$(conf loops) VERIFY=$(conf verify) RUN_LIMIT=$(conf run_limit)
 BENCH_AUDIT=$(conf audit) NETPERF_PORT=$(conf netperf_port)
 CSV=$OUT/results.csv
 T=${TMPDIR:-/tmp}/bench.$$
+# a run's own output (measure), apart from the statistics in $T/out
+BENCH_OUT=$T/cmd
 mkdir -p "$T" "$OUT"
 cost_from=NA cost_to=NA
 ncpu=$(nproc)
@@ -129,7 +131,7 @@ emit() {
 	if [ -n "$fail" ]; then
 		st="failed: $fail"
 	elif [ -z "$val" ]; then
-		st="failed: no figure in the output ($(tail -n1 "$T/out" | cut -c1-80))"
+		st="failed: no figure in the output ($(tail -n1 "$BENCH_OUT" | cut -c1-80))"
 	else
 		f=$(bench_fn "$b" check) why=
 		[ -z "$f" ] || why=$($f "$val")
@@ -148,15 +150,17 @@ emit() {
 LIMIT=${RUN_LIMIT:-$((300 + 20 * RUNTIME))}
 SYSRQ=${BENCH_SYSRQ:-/proc/sysrq-trigger}
 
-# measure CMD...: run CMD under the SIS statistics into $T/out, at most
-# LIMIT seconds, and take the figures sis-stats.sh printed into $sis (the
-# CSV's columns from wakeups to node_hit_pct, NA where it printed none);
-# $fail says why it failed, if it did
+# measure CMD...: run CMD under the SIS statistics, at most LIMIT seconds,
+# its output into $BENCH_OUT and theirs into $T/out, and take the figures
+# sis-stats.sh printed into $sis (the CSV's columns from wakeups to
+# node_hit_pct, NA where it printed none); $fail says why it failed, if it
+# did, quoting CMD's last line
 measure() {
 	# between two cost markers, inside the statistics' reads; the row gets
 	# their numbers (NA when the run did not reach its second one)
+	rm -f "$BENCH_OUT"
 	cost_from=$("$LAB_DIR/cost-mark.sh" --next)
-	set -- "$LAB_DIR/cost-mark.sh" --around - "$@"
+	set -- "$LAB_DIR/cost-mark.sh" --around "$BENCH_OUT" "$@"
 	if [ -r "$D/stats" ]; then
 		if [ "${BENCH_AUDIT:-0}" = 1 ]; then
 			set -- sis-stats.sh --audit "$@"
@@ -164,7 +168,7 @@ measure() {
 			set -- sis-stats.sh "$@"
 		fi
 	fi
-	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/out" "$@"
+	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$BENCH_OUT" "$@"
 	sis=$(sis_figures "$T/out")
 	cost_to=$(($("$LAB_DIR/cost-mark.sh" --next) - 1))
 	[ "$cost_to" = "$((cost_from + 1))" ] || cost_from=NA cost_to=NA

@@ -102,7 +102,8 @@ conf() {
 #   NAME_cases          make bench's cases at $SIZE (tiny, small, full),
 #                       one word each ($ncpu, $nllc and powers MAX help)
 #   NAME_run CASE       one run: measure CMD..., then emit RESULT CASE
-#                       FIGURE per result (bench-guest.sh)
+#                       FIGURE per result, FIGURE read from CMD's output
+#                       in $BENCH_OUT (bench-guest.sh)
 #   NAME_figure ARG... FILE  the figure in a run's output (--parse),
 #                       nothing when it has none (then no value is recorded)
 #   NAME_check FIGURE   why a figure found is no result, if it is not

@@ -17,7 +17,7 @@ hackbench_cases() {
 
 hackbench_run() {
 	measure perf bench sched messaging -p -t -g "$1" -l "$LOOPS"
-	emit hackbench "$1-groups" "$(hackbench_figure "$T/out")"
+	emit hackbench "$1-groups" "$(hackbench_figure "$BENCH_OUT")"
 }
 
 # hackbench_figure FILE: perf's total time, seconds

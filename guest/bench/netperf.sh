@@ -16,7 +16,7 @@ netperf_run() {
 	measure sh -c "i=0; while [ \$i -lt $1 ]; do
 			netperf -H 127.0.0.1 -p $NETPERF_PORT -t TCP_RR -l $RUNTIME -- -r 100 -k THROUGHPUT >$T/np.\$i &
 			i=\$((i + 1)); done; wait; cat $T/np.*"
-	emit netperf "$1-clients" "$(netperf_figure "$1" "$T/out")"
+	emit netperf "$1-clients" "$(netperf_figure "$1" "$BENCH_OUT")"
 	rm -f "$T"/np.*
 }
 

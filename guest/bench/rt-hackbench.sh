@@ -14,7 +14,7 @@ rt_hackbench_cases() {
 
 rt_hackbench_run() {
 	measure hackbench -p -g "$1" -l "$LOOPS"
-	emit rt-hackbench "$1-groups" "$(rt_hackbench_figure "$T/out")"
+	emit rt-hackbench "$1-groups" "$(rt_hackbench_figure "$BENCH_OUT")"
 }
 
 # rt_hackbench_figure FILE: its time, seconds

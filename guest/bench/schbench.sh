@@ -13,9 +13,9 @@ schbench_cases() {
 
 schbench_run() {
 	measure sis-schbench -m 2 -t "$1" -r "$RUNTIME"
-	emit new-schbench-requests-per-second "$1" "$(schbench_figure rps "$T/out")"
-	emit new-schbench-wakeup-latency "$1" "$(schbench_figure wakeup "$T/out")"
-	emit new-schbench-request-latency "$1" "$(schbench_figure request "$T/out")"
+	emit new-schbench-requests-per-second "$1" "$(schbench_figure rps "$BENCH_OUT")"
+	emit new-schbench-wakeup-latency "$1" "$(schbench_figure wakeup "$BENCH_OUT")"
+	emit new-schbench-request-latency "$1" "$(schbench_figure request "$BENCH_OUT")"
 }
 
 # schbench_figure rps|wakeup|request FILE: the average rps, or the p99

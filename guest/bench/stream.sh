@@ -29,7 +29,7 @@ stream_elements() {
 stream_run() {
 	measure sis-stream -n "$(stream_elements)" -t "$1" -j "$nllc"
 	for k in Copy Scale Add Triad; do
-		emit "stream-$1" "$k" "$(stream_figure "$k" "$T/out")"
+		emit "stream-$1" "$k" "$(stream_figure "$k" "$BENCH_OUT")"
 	done
 }
 

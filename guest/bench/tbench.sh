@@ -21,7 +21,7 @@ tbench_secs() {
 
 tbench_run() {
 	measure tbench -t "$(tbench_secs "$1")" -c /usr/share/dbench/client.txt "$1" 127.0.0.1
-	emit tbench "$1" "$(tbench_figure "$T/out")"
+	emit tbench "$1" "$(tbench_figure "$BENCH_OUT")"
 }
 
 tbench_figure() {

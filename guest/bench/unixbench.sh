@@ -17,7 +17,7 @@ unixbench_cases() {
 
 unixbench_run() {
 	measure sis-ubench -c "${1#*:}" -t "$RUNTIME" "${1%%:*}"
-	emit "unixbench-${1%%:*}" "${1#*:}" "$(unixbench_figure "$T/out")"
+	emit "unixbench-${1%%:*}" "${1#*:}" "$(unixbench_figure "$BENCH_OUT")"
 }
 
 # unixbench_figure FILE: the loops per second of sis-ubench's result line
