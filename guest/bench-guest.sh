@@ -307,22 +307,12 @@ fi
 [ -f "$CSV" ] || echo "bench,case,variant,round,kind,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status,cost_from,cost_to" >"$CSV"
 nfail=0
 # the servers of the benchmarks (NAME_server), stopped at the end
-srvs='' ports=''
-for b in $BENCHES; do
-	f=$(bench_fn "$b" server)
-	[ -n "$f" ] || continue
-	$f
-	srvs="$srvs $!"
-	f=$(bench_fn "$b" server_port)
-	[ -z "$f" ] || ports="$ports${ports:+, }$b uses $($f)"
-done
-trap '[ -z "$srvs" ] || kill $srvs 2>/dev/null; variant tip; restore_knobs; rm -rf "$T"' EXIT
+# shellcheck disable=SC2086
+bench_servers $BENCHES
+trap '[ -z "$BENCH_SRVS" ] || kill $BENCH_SRVS 2>/dev/null; variant tip; restore_knobs; rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-sleep 1
-for pid in $srvs; do
-	kill -0 "$pid" 2>/dev/null ||
-		{ echo "bench: a benchmark server did not start (port taken? $ports)" >&2; exit 1; }
-done
+bench_servers_up ||
+	{ echo "bench: a benchmark server did not start (port taken? $BENCH_PORTS)" >&2; exit 1; }
 
 nj=$(echo $jobs | wc -w)
 nvar=$(echo $LABELS | wc -w)

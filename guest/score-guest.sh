@@ -161,22 +161,11 @@ emit() {
 	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,probes_per_wakeup,idle_hit_pct,missed_llc_pct,missed_node_pct,left_llc_pct,llcs_full_pct,work,cost_from,cost_to,seconds,status" >"$CSV"
 # the servers of the benchmarks (bench/NAME.sh's NAME_server), stopped
 # at the end
-srv='' ports=''
-for b in $BENCHES; do
-	f=$(bench_fn "$b" server)
-	[ -n "$f" ] || continue
-	$f
-	srv="$srv $!"
-	f=$(bench_fn "$b" server_port)
-	[ -z "$f" ] || ports="$ports${ports:+, }$b uses port $($f)"
-done
-trap '[ -z "$srv" ] || kill $srv 2>/dev/null || true; variant tip; rm -rf "$T"' EXIT
+# shellcheck disable=SC2086
+bench_servers $BENCHES
+trap '[ -z "$BENCH_SRVS" ] || kill $BENCH_SRVS 2>/dev/null || true; variant tip; rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-sleep 1
-for pid in $srv; do
-	kill -0 "$pid" 2>/dev/null ||
-		{ say "a benchmark server did not start ($ports)" >&2; exit 1; }
-done
+bench_servers_up || { say "a benchmark server did not start ($BENCH_PORTS)" >&2; exit 1; }
 
 nvar=$(echo "$run_variants" | wc -w)
 total=$((ROUNDS * nvar * $(echo "$JOBS" | wc -w)))

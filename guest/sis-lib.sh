@@ -133,6 +133,30 @@ bench_fn() {
 	fi
 }
 
+# bench_servers BENCH...: start the server of each benchmark that has one
+# (NAME_server) in the background; their PIDs in $BENCH_SRVS, for the
+# caller to kill at its end, and the ports they use in $BENCH_PORTS
+bench_servers() {
+	BENCH_SRVS='' BENCH_PORTS=''
+	for _b in "$@"; do
+		_f=$(bench_fn "$_b" server)
+		[ -n "$_f" ] || continue
+		$_f
+		BENCH_SRVS="$BENCH_SRVS $!"
+		_f=$(bench_fn "$_b" server_port)
+		[ -z "$_f" ] || BENCH_PORTS="$BENCH_PORTS${BENCH_PORTS:+, }$_b uses port $($_f)"
+	done
+}
+
+# bench_servers_up: whether every server bench_servers started still runs
+# a second later
+bench_servers_up() {
+	sleep 1
+	for _p in $BENCH_SRVS; do
+		kill -0 "$_p" 2>/dev/null || return 1
+	done
+}
+
 # sis_stat NAME FILE: the sis.NAME value printed by sis-stats.sh into FILE
 sis_stat() {
 	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"
