@@ -3,13 +3,9 @@
 # bench.  A benchmark file: sourced by the guest drivers (sis-lib.sh
 # bench_load, which describes the functions).
 
-# rt_hackbench_cases: groups per run, as perf's hackbench
+# rt_hackbench_cases: groups per run, as perf's hackbench (bench/hackbench.sh)
 rt_hackbench_cases() {
-	case $SIZE in
-	tiny) echo 1 ;;
-	small) printf '%s\n' 1 $((ncpu / 40 + 1)) | sort -nu ;;
-	full) powers $(((ncpu * 5 / 2 + 39) / 40)) ;;
-	esac
+	hackbench_cases
 }
 
 rt_hackbench_run() {
