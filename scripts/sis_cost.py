@@ -6,7 +6,9 @@ at exit, the cumulative counts of every kernel/sched function:
 
     mark SEQ WHY
     f NAME INSNS CALLS XFER UPGR ACC
+    [c NAME INSNS]     (of f NAME's INSNS, those run in library helpers)
     total INSNS
+    [uncredited INSNS] (helper runs that no scheduler function called)
     [inline INSNS]
     end SEQ
 
@@ -63,7 +65,8 @@ def group_of(name, groups):
 def read_marks(path):
     """The reports of one plugin output file, as a list indexed by SEQ:
     each a dict with 'why', 'fns' {name: [insns, calls, xfer, upgr, acc]},
-    'total' and 'inline' (None where the QEMU gives none)."""
+    'credit' {name: insns run in helpers}, 'total', 'uncredited' and
+    'inline' (None where the plugin gives none)."""
     marks = []
     cur = None
     try:
@@ -79,15 +82,17 @@ def read_marks(path):
                 if w[0] == 'mark':
                     if cur is not None or int(w[1]) != len(marks):
                         raise ValueError
-                    cur = {'why': w[2] if len(w) > 2 else '', 'fns': {},
-                           'total': None, 'inline': None}
+                    cur = {'why': w[2] if len(w) > 2 else '', 'fns': {}, 'credit': {},
+                           'total': None, 'uncredited': None, 'inline': None}
                 elif w[0] == 'f' and cur is not None:
                     v = [int(x) for x in w[2:7]]
                     if len(v) != 5:
                         raise ValueError
                     old = cur['fns'].get(w[1])
                     cur['fns'][w[1]] = [a + b for a, b in zip(old, v)] if old else v
-                elif w[0] in ('total', 'inline') and cur is not None:
+                elif w[0] == 'c' and cur is not None and len(w) == 3:
+                    cur['credit'][w[1]] = cur['credit'].get(w[1], 0) + int(w[2])
+                elif w[0] in ('total', 'uncredited', 'inline') and cur is not None:
                     cur[w[0]] = int(w[1])
                 elif w[0] == 'untracked-vcpus' and cur is not None:
                     cur['untracked'] = int(w[1])
@@ -194,8 +199,13 @@ def cmd_show(args):
         for name, v in sorted(d.items(), key=lambda kv: -kv[1][0])[:args.top]:
             print(f'  {name:<40} {v[0]:>12} {group_of(name, groups)}')
     ma, mb = marks[a], marks[b]
+    cred = sum(mb['credit'].values()) - sum(ma['credit'].values())
+    if mb['uncredited'] is not None:
+        print(f"library helpers: {cred} instructions credited to their scheduler callers, "
+              f"{mb['uncredited'] - (ma['uncredited'] or 0)} run by other code")
     if ma['inline'] is not None and mb['inline'] is not None:
-        exact = mb['total'] - ma['total']
+        # the inline adds count the listed functions' own blocks only
+        exact = mb['total'] - ma['total'] - cred
         inl = mb['inline'] - ma['inline']
         lost = 100.0 * (exact - inl) / exact if exact else 0.0
         print(f'inline adds counted {inl} of {exact} instructions ({lost:.2f}% lost to races)')

@@ -34,6 +34,10 @@
  *   sis-load [-c CPULIST] getppid CALLS      CALLS getppid() system calls
  *                                           and nothing else: a known
  *                                           count for the cost plugin
+ *   sis-load [-c CPULIST] getaffinity CALLS  CALLS sched_getaffinity()
+ *                                           system calls: a known count of
+ *                                           a scheduler function that
+ *                                           calls a library helper
  *
  * -c pins the process (both processes of a pair) to CPULIST ("0-7,9").
  * -i runs it SCHED_IDLE and -k gives it a core-scheduling cookie of its
@@ -82,7 +86,7 @@ static void usage(void)
 		"       sis-load [-i] [-k] [-c CPULIST] pingpong|tcppingpong LOOPS [PARTNER [WARMUP]]\n"
 		"       sis-load [-i] [-k] -c HOME [-b BUSY] [-s SLEEP] wakeups LOOPS WIDE\n"
 		"       sis-load [-i] [-k] -c HOME rehome LOOPS WIDE\n"
-		"       sis-load [-c CPULIST] getppid CALLS\n");
+		"       sis-load [-c CPULIST] getppid|getaffinity CALLS\n");
 	exit(2);
 }
 
@@ -365,6 +369,14 @@ int main(int argc, char **argv)
 		/* the libc wrapper may be a vDSO or cached call one day */
 		for (long n = number(argv[i + 1]); n > 0; n--)
 			syscall(SYS_getppid);
+		return 0;
+	}
+	if (argc - i == 2 && !strcmp(argv[i], "getaffinity")) {
+		cpu_set_t set;
+
+		for (long n = number(argv[i + 1]); n > 0; n--)
+			if (syscall(SYS_sched_getaffinity, 0, sizeof(set), &set) < 0)
+				die("sched_getaffinity");
 		return 0;
 	}
 	if (argc - i != 2 || strcmp(argv[i], "spin"))

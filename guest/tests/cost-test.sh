@@ -6,7 +6,10 @@
 #   0..1  sis-load getppid N      (N calls)
 #   1..2  sis-load getppid 2N     (twice the calls)
 #   2..3  one short hackbench run (a scheduler load)
-# The host checks that the plugin reported these four marks first.  The
+#   3..4  sis-load getaffinity N  (N calls of a scheduler function that
+#                                  calls a library helper, __bitmap_and)
+#   4..5  sis-load getaffinity 2N
+# The host checks that the plugin reported these six marks first.  The
 # guest sees nothing of the counts; its only results are that the loads
 # ran.
 . /lab/sis-lib.sh
@@ -27,7 +30,13 @@ sis-load -c 1 getppid "$((2 * N))" && r2=ok || r2=FAIL
 mark
 hackbench -p -g 1 -f 8 -l 50 >/tmp/cost-hb 2>&1 && r3=ok || r3=FAIL
 mark
+sis-load -c 1 getaffinity "$N" && r4=ok || r4=FAIL
+mark
+sis-load -c 1 getaffinity "$((2 * N))" && r5=ok || r5=FAIL
+mark
 result "cost-getppid-runs" "$r1"
 result "cost-getppid-2x-runs" "$r2"
 result "cost-hackbench-runs" "$r3" "$(grep '^Time' /tmp/cost-hb)"
+result "cost-getaffinity-runs" "$r4"
+result "cost-getaffinity-2x-runs" "$r5"
 echo "cost-test: marks $m, getppid $N"

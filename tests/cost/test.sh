@@ -105,6 +105,24 @@ cost_host_tests() {
 	mkdir -p "$tmp/nomap/kernel/sched"
 	expect_error "cost-map.sh: a kernel without System.map" "no System.map in" \
 		"$S/cost-map.sh" "$tmp/nomap"
+	# the helpers of tools/cost-plugin/helpers, on a made-up build: a
+	# scheduler function, two helpers and a function of lib/bitmap.o
+	# that no glob names
+	f=$tmp/hmap
+	mkdir -p "$f/kernel/sched" "$f/lib"
+	echo 'void pick(void) {}' | gcc -x c -c -o "$f/kernel/sched/fair.o" - &&
+		echo 'void _find_next_bit(void) {}' | gcc -x c -c -o "$f/lib/find_bit.o" - &&
+		printf 'void __bitmap_and(void) {}\nvoid bitmap_alloc(void) {}\n' |
+		gcc -x c -c -o "$f/lib/bitmap.o" - &&
+		printf '%s\n' 'ffffffff81000000 T pick' 'ffffffff81000040 T _find_next_bit' \
+			'ffffffff81000080 T __bitmap_and' 'ffffffff810000c0 T bitmap_alloc' \
+			'ffffffff81000100 T __x64_sys_sethostname' 'ffffffff81000140 T _etext' >"$f/System.map"
+	if "$S/cost-map.sh" "$f" >"$f/map" 2>&1 &&
+		[ "$(cut -d' ' -f3- "$f/map" | tr '\n' ,)" = "f pick,h _find_next_bit,h __bitmap_and,m __x64_sys_sethostname," ]; then
+		ok "cost-map.sh: the helpers of tools/cost-plugin/helpers are mapped (h), a library function no glob names is not"
+	else
+		notok "cost-map.sh helpers: $(tr '\n' ' ' <"$f/map")"
+	fi
 	# boot.sh: a plugin built for another QEMU, and a kernel away from its
 	# build directory, are refused before QEMU starts
 	q=$(command -v qemu-system-x86_64 || true)
@@ -180,8 +198,8 @@ cost_boot_tests() {
 		out, n = sys.argv[1], int(sys.argv[2])
 		m = c.read_marks(out)
 		g = c.guest_marks(m)
-		if g[:4] != [0, 1, 2, 3]:
-		    print("FAIL marks: guest marks %s, want 0 1 2 3 first" % g[:6])
+		if g[:6] != [0, 1, 2, 3, 4, 5]:
+		    print("FAIL marks: guest marks %s, want 0 to 5 first" % g[:8])
 		    sys.exit()
 		path = ("__x64_sys_getppid", "__task_pid_nr_ns")
 		d1, d2 = c.delta(m, 0, 1), c.delta(m, 1, 2)
@@ -198,8 +216,23 @@ cost_boot_tests() {
 		bad = [k for k, v in fig.items() if v == "NA"]
 		print(("FAIL" if bad else "ok") + " hackbench between marks 2 and 3: every figure a number (%s)" %
 		      ", ".join("%s %s" % kv for kv in fig.items()))
+		# a library helper's runs count as its scheduler caller's:
+		# sched_getaffinity()'s cpumask_and() is __bitmap_and() on 512
+		# CPUs, the system call's memset() its wrapper's
+		d4, d5 = c.delta(m, 3, 4), c.delta(m, 4, 5)
+		calls = [d.get("sched_getaffinity", [0, 0])[1] for d in (d4, d5)]
+		print(("ok" if calls == [n, 2 * n] else "FAIL") +
+		      " sched_getaffinity calls: %d and %d, want exactly %d and %d" % (calls[0], calls[1], n, 2 * n))
+		def cred(a, b, f):
+		    return m[b]["credit"].get(f, 0) - m[a]["credit"].get(f, 0)
+		for f in ("sched_getaffinity", "__x64_sys_sched_getaffinity"):
+		    h1, h2 = cred(3, 4, f), cred(4, 5, f)
+		    r = h2 / h1 if h1 else 0
+		    print(("ok" if h1 >= n and abs(r - 2) <= 0.02 else "FAIL") +
+		          " %s: %d and %d helper instructions credited for %d and %d calls: ratio %.4f, want at least one a call and 2 within 1%%" %
+		          (f, h1, h2, n, 2 * n, r))
 		if m[0]["inline"] is not None and m[3]["total"] > m[0]["total"]:
-		    ex = m[3]["total"] - m[0]["total"]
+		    ex = m[3]["total"] - m[0]["total"] - sum(cred(0, 3, f) for f in m[3]["credit"])
 		    inl = m[3]["inline"] - m[0]["inline"]
 		    print("ok inline adds (QEMU 7.2) counted %d of the %d instructions counted per vCPU: %.2f%% lost to races" %
 		          (inl, ex, 100.0 * (ex - inl) / ex))
