@@ -36,6 +36,8 @@ without SIS_SHORT prints no short_taken_pct line):
   node_scans            SIS_NODE: scans of the node's other LLCs
   node_probes_per_scan  node_probes / node_scans
   node_hit_pct          node_hits / node_scans
+  node_visits_per_walk  node_visits / node_walks: the other LLCs a walk of
+                        the node took (read the mask of, or scanned)
 A reader takes the last line of each key.  --summary prints the summary
 of the KEY=VALUE lines in FILE (default: standard input), such as a
 run's saved output.
@@ -69,6 +71,8 @@ summary() {
 		if ("node_scans" in f)
 			printf "SIS_NODE:           %s scans, %s probes per scan, %s hit\n", \
 				f["node_scans"], g("node_probes_per_scan"), pc("node_hit_pct")
+		if ("node_visits_per_walk" in f)
+			printf "node walks:         %s LLCs visited per walk\n", g("node_visits_per_walk")
 	}' "$@"
 }
 
@@ -134,6 +138,8 @@ END {
 		put("node_probes_per_scan", ratio(v("node_probes"), v("node_scans")))
 		put("node_hit_pct", pct(v("node_hits"), v("node_scans")))
 	}
+	if ("node_walks" in d)
+		put("node_visits_per_walk", ratio(v("node_visits"), v("node_walks")))
 }')
 printf '%s\n' "$figures"
 printf '%s\n' "$figures" | summary

@@ -8,7 +8,7 @@
 # before it printed KEY=VALUE figures (git show ec62651:guest/sis-stats.sh,
 # run by hand on the same fake and command): its sis.NAME lines and the
 # summary for people, which must not change.
-#   all      every counter of patch 0022, --audit, the command exits 3
+#   all      every counter of patch 0023, --audit, the command exits 3
 #   noaudit  wakeups, without the audit, no LLC or node scan, no shortcut
 #   idle     every counter, none counted
 #   old      the ten counters of a kernel without SIS_SHORT, SIS_CORE,
@@ -157,6 +157,21 @@ sis_stats_tests() {
 		ok "sis-stats.sh without a calls counter: wakeups=n/a and n/a per wakeup, never 0; 5 probes in 2 LLC scans: 2.50"
 	else
 		notok "sis-stats.sh without a calls counter: '$got', want '$want'"
+	fi
+	# the node walks' counters (a later addition, in no fixture): 5 LLCs
+	# visited in 4 walks, 1.25 per walk, and its summary line
+	d=$tmp/sis-stats/walks
+	mkdir -p "$d/sis"
+	printf 'calls 0\nnode_walks 0\nnode_visits 0\n' >"$d/sis/stats"
+	printf 'calls 10\nnode_walks 4\nnode_visits 5\n' >"$d/after"
+	echo 0 >"$d/sis/enabled"
+	echo 0 >"$d/sis/audit"
+	got=$(LAB_SCHED_DEBUGFS=$d sh "$G/sis-stats.sh" cp "$d/after" "$d/sis/stats" 2>&1 | grep -e '^node_visits' -e '^node walks' | tr '\n' '|')
+	want="node_visits_per_walk=1.25|node walks:         1.25 LLCs visited per walk|"
+	if [ "$got" = "$want" ]; then
+		ok "sis-stats.sh: 5 other LLCs visited in 4 node walks is node_visits_per_walk=1.25, in the summary too"
+	else
+		notok "sis-stats.sh node walks: '$got', want '$want'"
 	fi
 	# busybox, the guest's shell and awk, alone on the PATH
 	bb=$(command -v busybox || true)
