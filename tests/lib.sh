@@ -212,7 +212,7 @@ splat_text() {
 # retry_splats LOG: true when LOG's splats are each either a soft lockup
 # or a WARNING at a file the series does not change (foreign_warnings),
 # with the backtraces they print.  Such a boot is booted once more
-# (boot_check in tests/run.sh); a splat that comes back on the second boot
+# (boot_check in tests/sections/boots.sh); a splat that comes back on the second boot
 # fails, any other splat fails at once.  Soft lockups: under TCG, 128
 # vCPUs on two host cores can spin for minutes on a lock whose holder's
 # vCPU the host does not run (README, the load ceilings).  Foreign

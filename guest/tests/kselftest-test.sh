@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: scaled 2
 # Run the series' kselftest (tools/testing/selftests/sched/sis_test): its
 # output as diagnostic lines, each of its results as one of ours.
 . /lab/sis-lib.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: mmc 1 2 4
 # Guest test of the MMC level (booted with sched_mmc): with the third LLC
 # of CPU 0's node offline, the domains are rebuilt (a CPU of the sixth LLC
 # goes off and on), and no other LLC may change its group: each CPU's MMC

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: small 1 2 4 CYCLES=1
 # Faults under load, for the debug kernel (tests/reliability.sh): while
 # hackbench runs and a flipper switches the SIS features, cycle CPUs
 # through hotplug and create and destroy cpuset partitions (each a sched

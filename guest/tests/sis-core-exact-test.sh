@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: isolcpus 1
 # Guest tests of the SIS_CORE masks on the paths that bypass the run
 # queue hooks, each set up so that the old code fails it:
 #

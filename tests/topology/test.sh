@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154 # $top, $tmp: tests/run.sh; PLAT_*: platform_load
 # The platforms' topology without booting: host tests sourced by
-# tests/run.sh (sec_host), whose $top, $tmp, ok and notok they use, with
-# scripts/lib.sh.  No timing.
+# tests/run.sh (sec_host, tests/sections/host.sh), whose $top, $tmp, ok
+# and notok they use, with scripts/lib.sh.  No timing.
 #
 # Fixtures: PLATFORM-SHAPE-npsN.txt, one for every platform of
 # configs/platform/, shape (scaled, full, small) and NPS mode the platform
