@@ -162,6 +162,19 @@ sis_stat() {
 	awk -v k="sis.$1" '$1 == k { print $2 }' "$2"
 }
 
+# stat_total NAME FILE...: the counter NAME (as sis_stat reads it) summed
+# over the FILEs, a file without it counting 0
+stat_total() {
+	_k=$1
+	shift
+	cat "$@" | awk -v k="sis.$_k" '$1 == k { t += $2 } END { print t + 0 }'
+}
+
+# per_k K A B: A per K B, whole (-1 without B)
+per_k() {
+	[ "$3" -gt 0 ] && echo $(($1 * $2 / $3)) || echo -1
+}
+
 # sis_keys FILE KEY...: the figures sis-stats.sh printed into FILE as
 # KEY=VALUE lines (the last line of each key; its --help names them), in
 # the order asked, comma-separated; NA for a key it did not print or whose

@@ -9,9 +9,7 @@
 #  - SIS_NODE_CORE: the other LLCs' masks find the node's idle CPUs, so
 #    few wakeups land on a busy CPU while the node has an idle one, at
 #    about SIS_CORE's probes.
-#  - SIS_NODE_SUMMARY (where the kernel has it): its list of the LLCs that
-#    may name a core hides none that does, so as few misses, and the walk
-#    visits fewer LLCs than SIS_NODE_CORE's.
+# (SIS_NODE_SUMMARY at saturation: sis-node-summary-test.sh.)
 . /lab/sis-lib.sh
 ktap_begin
 ROUNDS=3
@@ -23,7 +21,6 @@ n=$(nproc)
 g=$(((n + 31) / 32))
 saved=$(features_saved)
 variants="SIS_CORE SIS_NODE_CORE"
-[ -z "$(feature_state SIS_NODE_SUMMARY)" ] || variants="$variants SIS_NODE_SUMMARY"
 
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
@@ -39,25 +36,11 @@ done
 features_off
 features_restore "$saved"
 
-# sum NAME VARIANT: a counter summed over the rounds
-sum() {
-	t=0 i=1
-	while [ "$i" -le "$ROUNDS" ]; do
-		t=$((t + $(sis_stat "$1" "/tmp/busy-$2-$i")))
-		i=$((i + 1))
-	done
-	echo "$t"
-}
-# per K A B: A per K B (-1 without B)
-per() {
-	[ "$3" -gt 0 ] && echo $(($1 * $2 / $3)) || echo -1
-}
 for v in $variants; do
-	w=$(sum calls "$v")
-	p=$(($(sum scan_probes "$v") + $(sum smt_probes "$v")))
-	eval "calls_$v=$w probes_$v=$(per 100 "$p" "$w")"
-	eval "miss_$v=$(per 1000 "$(sum audit_node_miss "$v")" "$(sum audit_checks "$v")")"
-	eval "visits_$v=$(per 100 "$(sum node_visits "$v")" "$(sum node_walks "$v")")"
+	w=$(stat_total calls /tmp/busy-"$v"-*)
+	p=$(($(stat_total scan_probes /tmp/busy-"$v"-*) + $(stat_total smt_probes /tmp/busy-"$v"-*)))
+	eval "calls_$v=$w probes_$v=$(per_k 100 "$p" "$w")"
+	eval "miss_$v=$(per_k 1000 "$(stat_total audit_node_miss /tmp/busy-"$v"-*)" "$(stat_total audit_checks /tmp/busy-"$v"-*)")"
 done
 # shellcheck disable=SC2154
 {
@@ -82,16 +65,4 @@ if [ "$np" -ge 0 ] && [ "$np" -le $((cp * 3 / 2)) ]; then
 else
 	result sis-node-core-busy-probes FAIL "SIS_NODE_CORE: $np probes per 100 wakeups, SIS_CORE $cp (want at most 1.5 times)"
 fi
-case $variants in
-*SIS_NODE_SUMMARY*)
-	# shellcheck disable=SC2154
-	sm=$miss_SIS_NODE_SUMMARY sw=$calls_SIS_NODE_SUMMARY
-	# shellcheck disable=SC2154
-	sv=$visits_SIS_NODE_SUMMARY nv=$visits_SIS_NODE_CORE
-	if [ "$sw" -gt 0 ] && [ "$sm" -ge 0 ] && [ "$sm" -le 10 ] && [ "$sv" -ge 0 ] && [ "$sv" -lt "$nv" ]; then
-		result sis-node-summary-busy ok "SIS_NODE_SUMMARY: node missed-idle $sm per 1000 audited wakeups, $sv LLCs visited per 100 walks, SIS_NODE_CORE $nm and $nv ($sw and $nw wakeups)"
-	else
-		result sis-node-summary-busy FAIL "SIS_NODE_SUMMARY: node missed-idle $sm per 1000 audited wakeups (want at most 10), $sv LLCs visited per 100 walks (want fewer than SIS_NODE_CORE's $nv)"
-	fi ;;
-esac
 exit 0
