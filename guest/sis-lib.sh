@@ -170,6 +170,33 @@ stat_total() {
 	cat "$@" | awk -v k="sis.$_k" '$1 == k { t += $2 } END { print t + 0 }'
 }
 
+# busy_rounds PREFIX ROUNDS VARIANT...: hackbench (rt-tests, processes
+# over pipes) with as many processes as CPUs under the missed-idle audit,
+# ROUNDS times each VARIANT (every feature of the series off, then
+# feature_on VARIANT), into /tmp/PREFIX-VARIANT-ROUND; the features are
+# put back as they were
+busy_rounds() {
+	_p=$1 _rounds=$2
+	shift 2
+	# groups of 2 x 16 processes
+	_g=$((($(nproc) + 31) / 32))
+	_saved=$(features_saved)
+	_r=1
+	while [ "$_r" -le "$_rounds" ]; do
+		for _v in "$@"; do
+			features_off
+			feature_on "$_v"
+			/lab/sis-stats.sh --audit hackbench -p -g "$_g" -f 16 -l 200 \
+				>"/tmp/$_p-$_v-$_r" 2>&1
+			echo "== $_p: $_v, round $_r"
+			cat "/tmp/$_p-$_v-$_r"
+		done
+		_r=$((_r + 1))
+	done
+	features_off
+	features_restore "$_saved"
+}
+
 # per_k K A B: A per K B, whole (-1 without B)
 per_k() {
 	[ "$3" -gt 0 ] && echo $(($1 * $2 / $3)) || echo -1

@@ -16,25 +16,9 @@ ROUNDS=3
 
 require_feature SIS_NODE SIS_CORE SIS_NODE_CORE
 command -v hackbench >/dev/null || { result sis-busy FAIL "no hackbench in the guest"; exit 0; }
-n=$(nproc)
-# groups of 2 x 16 processes; as many processes as CPUs
-g=$(((n + 31) / 32))
-saved=$(features_saved)
 variants="SIS_CORE SIS_NODE_CORE"
-
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-	for v in $variants; do
-		features_off
-		feature_on "$v"
-		/lab/sis-stats.sh --audit hackbench -p -g "$g" -f 16 -l 200 >"/tmp/busy-$v-$r" 2>&1
-		echo "== $v round $r"
-		cat "/tmp/busy-$v-$r"
-	done
-	r=$((r + 1))
-done
-features_off
-features_restore "$saved"
+# shellcheck disable=SC2086
+busy_rounds busy "$ROUNDS" $variants
 
 for v in $variants; do
 	w=$(stat_total calls /tmp/busy-"$v"-*)

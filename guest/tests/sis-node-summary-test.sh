@@ -69,23 +69,7 @@ else
 fi
 
 command -v hackbench >/dev/null || { result sis-node-summary-busy FAIL "no hackbench in the guest"; exit 0; }
-ROUNDS=2
-# groups of 2 x 16 processes; as many processes as CPUs
-g=$((($(nproc) + 31) / 32))
-saved=$(features_saved)
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-	for v in SIS_NODE_CORE SIS_NODE_SUMMARY; do
-		features_off
-		feature_on "$v"
-		/lab/sis-stats.sh --audit hackbench -p -g "$g" -f 16 -l 200 >"/tmp/nsb-$v-$r" 2>&1
-		echo "== busy: $v, round $r"
-		cat "/tmp/nsb-$v-$r"
-	done
-	r=$((r + 1))
-done
-features_off
-features_restore "$saved"
+busy_rounds nsb 2 SIS_NODE_CORE SIS_NODE_SUMMARY
 for v in SIS_NODE_CORE SIS_NODE_SUMMARY; do
 	eval "calls_$v=$(stat_total calls /tmp/nsb-"$v"-*)"
 	eval "miss_$v=$(per_k 1000 "$(stat_total audit_node_miss /tmp/nsb-"$v"-*)" "$(stat_total audit_checks /tmp/nsb-"$v"-*)")"
