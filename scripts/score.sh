@@ -88,7 +88,8 @@ status, then the cost figures of scripts/sis_cost.py), cost-npsN-bootB.out
 (the plugin's reports, with .map),
 notes.txt (skipped variants, guests that stopped), the console logs,
 report.txt, cover-letter.txt (the compact table for the cover letter,
-marked emulated) and frontier-npsN.png (scripts/score_report.py).
+marked emulated), results.md (the scoreboard's Markdown tables for
+Documentation/results.md) and frontier-npsN.png (scripts/score_report.py).
 A failed run is recorded as failed with its reason, never with figures;
 score.sh then exits 3, or 4 when a guest stopped early.
 EOT
@@ -305,9 +306,10 @@ done
 r=$LAB_TOP/scripts/score_report.py
 "$r" --plot "$out" "$out/score.csv" >"$out/report.txt"
 "$r" --format cover "$out/score.csv" >"$out/cover-letter.txt"
+"$r" --format markdown "$out/score.csv" >"$out/results.md"
 ln -sfn "$stamp" "$LAB_OUT/score/latest"
 cat "$out/report.txt"
-note "report: $out/report.txt; cover letter table: $LAB_OUT/score/latest/cover-letter.txt; plots: $out/frontier-nps*.png"
+note "report: $out/report.txt; cover letter table: $LAB_OUT/score/latest/cover-letter.txt; results tables: $out/results.md; plots: $out/frontier-nps*.png"
 failed=$(grep -c ',failed: ' "$out/score.csv" || true)
 [ ! -s "$out/stopped" ] || exit 4
 [ "$failed" = 0 ] || { note "$failed runs failed (status column of $out/score.csv)"; exit 3; }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The SIS scoreboard's report: tables, noise, frontier plots, cover letter.
 
-    score_report.py [--format report|cover] [--plot DIR] [--conf FILE]
+    score_report.py [--format report|cover|markdown] [--plot DIR] [--conf FILE]
         SCORE.CSV
 
 SCORE.CSV is what scripts/score.sh writes, read by column name: nps,
@@ -21,7 +21,11 @@ and load point, each figure as mean +- sample standard deviation over the
 runs) and the noise of each figure: run to run (between the rounds of one
 boot) and boot to boot (between the boots' means).  --format cover: the
 compact plain-text table for the cover letter (per variant, the lowest
-and highest mean over the load points), marked as emulated.  --plot DIR
+and highest mean over the load points), marked as emulated.  --format
+markdown: the results document's scoreboard, per NPS mode and benchmark
+a Markdown table of node missed-idle, probes, placement plus upkeep
+instructions and transfers per wakeup (the last two when the run counted
+them) at each load point.  --plot DIR
 also writes DIR/frontier-npsN.png (gnuplot): placement plus upkeep
 instructions per wakeup (probes per wakeup in results without the cost
 columns) against node missed-idle, one line per variant through its load points, one
@@ -411,6 +415,65 @@ def cover(score, note_lines):
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+# the results document's scoreboard: (figure, heading, decimals); "pu" is
+# place_ipw + upkeep_ipw of each run
+RESULTS = (
+    ("missed_node_pct", "miss node %", "node missed-idle (%)", 1),
+    ("probes_per_wakeup", "probes", "probes per wakeup", 2),
+    ("pu", "insns", "placement plus upkeep instructions per wakeup", 0),
+    ("pu_xpw", "transfers", "line transfers per wakeup", 1),
+)
+
+
+def markdown(score, note_lines):
+    """Per NPS mode and benchmark, one Markdown table: a row per variant,
+    for each figure of RESULTS a column per load point, mean +- sd."""
+    c = score.conf
+    out = fill("SIS scoreboard, %s: %s, kernel %s%s; %s rounds, %s boot(s) per NPS mode; "
+               "mean ± sd over the runs of a cell." % (
+                   EMULATED, c.get("machine", "?"), c.get("kernel", "?"),
+                   ", booted with %s" % c["boot_args"] if c.get("boot_args") else "",
+                   c.get("rounds", "?"), c.get("boots", "?"))) + [""]
+    for r in score.ok:
+        p, u = r.get("place_ipw"), r.get("upkeep_ipw")
+        r["pu"] = None if p is None or u is None else p + u
+    shown = [m for m in RESULTS if any(r[m[0]] is not None for r in score.ok)]
+    out += fill("Columns: %s, each at the load points given; variants name "
+                "features without SIS_." % "; ".join("%s: %s" % (m[1], m[2]) for m in shown)) + [""]
+    for nps in score.npss:
+        for b in score.benches:
+            loads = [lp for lp in score.loads if score.runs(nps=nps, load=b, load_point=lp)[1]]
+            if not loads:
+                continue
+            out.append("NPS%s, %s at %s times the CPU count:" % (nps, b, ", ".join(loads)))
+            out.append("")
+            out.append("| variant | " + " | ".join(
+                "%s %s" % (m[1], lp) if i == 0 else lp
+                for m in shown for i, lp in enumerate(loads)) + " |")
+            out.append("|---" * (1 + len(shown) * len(loads)) + "|")
+            for v in score.variants:
+                if not score.runs(nps=nps, variant=v, load=b)[1]:
+                    continue
+                cells = []
+                for m in shown:
+                    for lp in loads:
+                        x = score.values(m[0], nps=nps, variant=v, load=b, load_point=lp)
+                        cells.append("n/a" if not x else "%.*f" % (m[3], x[0]) if len(x) == 1
+                                     else mean_sd(x, m[3]))
+                out.append("| %s | %s |" % (short(v), " | ".join(cells)))
+            out.append("")
+    if score.failed:
+        out += fill("%d of %d runs failed and are left out: %s." % (
+            len(score.failed), len(score.failed) + len(score.ok),
+            "; ".join("NPS%s %s %s %s round %s: %s" % (
+                r["nps"], r["variant"], r["load"], r["load_point"], r["round"], r["status"])
+                for r in score.failed)))
+    for n in note_lines:
+        if n.startswith("skipped variant"):
+            out += fill(n[0].upper() + n[1:] + ".")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
 def plot(score, outdir):
     """frontier-npsN.png: per benchmark, probes per wakeup against node
     missed-idle, one line per variant through its load points."""
@@ -482,7 +545,7 @@ class Parser(argparse.ArgumentParser):
 
 def main():
     ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
-    ap.add_argument("--format", choices=("report", "cover"), default="report")
+    ap.add_argument("--format", choices=("report", "cover", "markdown"), default="report")
     ap.add_argument("--plot", metavar="DIR")
     ap.add_argument("--conf", metavar="FILE")
     ap.add_argument("csv", metavar="SCORE.CSV")
@@ -496,7 +559,7 @@ def main():
     note_lines = notes(os.path.join(here, "notes.txt"))
     if a.plot:
         plot(score, a.plot)
-    sys.stdout.write(report(score, note_lines) if a.format == "report" else cover(score, note_lines))
+    sys.stdout.write({"report": report, "cover": cover, "markdown": markdown}[a.format](score, note_lines))
 
 
 if __name__ == "__main__":

@@ -14,11 +14,11 @@ Runs the named sections, in this order when none is named: bad-input,
 host (benchmark programs' self-tests, report generator), patches
 (checkpatch, every prefix built), build, configs (nonuma, up, sparse),
 boots (needs the build), bench, mail.  Only when named: full (the
-full 256-CPU shape, needs the build; make check-full).
+full 256-CPU shape and the Intel model, needs the build; make check-full).
 
-Every boot uses the Milan model (MODEL, default milan) but the
-TEST_INTEL_NPS ones (default "1"; the Intel model, scaled shape, topology
-only).
+Every boot uses the Milan model (MODEL, default milan) but the platform
+boots and, in the full section, the TEST_INTEL_NPS ones (default "1";
+the Intel model, scaled shape, topology only).
 Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
 TEST_FULL_NPS (default "1 2 4"; NPS modes the full section boots in
 the 256-CPU shape), TEST_SMALL_NPS (default "4"; NPS modes booted in the
@@ -32,8 +32,8 @@ TEST_MMC_NPS (default "1"; NPS modes booted with sched_mmc: MMC topology,
 SIS_NODE_MMC, MMC groups across LLC hotplug, the difference to the base),
 TEST_SPLIT=0 (skip the split_llc=2 sched_mmc boot),
 TEST_PLATFORMS (default "rome genoa turin": platforms booted once each in
-the small shape, NPS1, with the topology and feature checks, Genoa also
-in NPS4 with sched_mmc; "" for none),
+the small shape with the topology and feature checks, Rome and Turin in
+NPS1, Genoa in NPS4 with sched_mmc; "" for none),
 TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask tests),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default

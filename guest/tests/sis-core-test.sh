@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-boot: scaled 1 2 4
+# lab-boot: scaled 4
 # Guest tests of SIS_CORE: on a busy LLC (all CPUs of CPU 0's LLC busy,
 # SIS_UTIL off so the baseline scans everything) the idle mask costs
 # fewer probes per wakeup than the plain scan, and the mask never names a

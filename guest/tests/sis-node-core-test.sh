@@ -13,7 +13,7 @@
 # a third one.
 . /lab/sis-lib.sh
 ktap_begin
-N=200
+N=100
 
 require_feature SIS_NODE SIS_CORE SIS_NODE_CORE
 node=$(cat /sys/devices/system/node/node0/cpulist)

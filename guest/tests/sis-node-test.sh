@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-boot: scaled 1 2 4
+# lab-boot: scaled 1 4
 # lab-boot: mmc 1 2 4
 # Guest tests of SIS_NODE, SIS_NODE_LIMIT and SIS_NODE_MMC: with CPU 0's
 # LLC full, a task woken there lands on an idle CPU of the next LLC only

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-boot: scaled 1 2 4
+# lab-boot: scaled 1
 # Guest tests of the SIS statistics (the last patch): the counters move, the
 # probe count of a full LLC equals its width, the audit sees no miss when
 # only one CPU is busy.  KTAP results.

@@ -4,12 +4,13 @@
 #
 # Fixtures: score.csv (NPS1 and NPS4, two boots of two rounds, tip,
 # SIS_CORE and SIS_NODE, hackbench and netperf at 1/16 and 2 x the CPUs,
-# one hung run) with its score.conf and notes.txt; expect-report.txt and
-# expect-cover.txt are score_report.py's output for it.  Checked by hand
-# there: NPS1 SIS_CORE hackbench 1/16 has probes 1.41, 1.35, 1.34, 1.47
-# (mean 1.39, sd 0.06), NPS1 SIS_NODE hackbench 2 has LLCs full 4.3,
-# 3.9, 4.3, 4.6 (mean 4.3, sd 0.3); the hung run shows as 3/4 in NPS4
-# SIS_NODE netperf 2 and is listed; boot to boot is measured (two boots).
+# one hung run) with its score.conf and notes.txt; expect-report.txt,
+# expect-cover.txt and expect-markdown.txt are score_report.py's output
+# for it.  Checked by hand there: NPS1 SIS_CORE hackbench 1/16 has probes
+# 1.41, 1.35, 1.34, 1.47 (mean 1.39, sd 0.06), NPS1 SIS_NODE hackbench 2
+# has LLCs full 4.3, 3.9, 4.3, 4.6 (mean 4.3, sd 0.3); the hung run
+# shows as 3/4 in NPS4 SIS_NODE netperf 2 and is listed; boot to boot is
+# measured (two boots).
 
 # one_error NAME PATTERN CMD...: CMD fails with exactly one line on stderr,
 # which matches PATTERN
@@ -130,7 +131,7 @@ score_guest_driver() {
 
 score_tests() {
 	local d=$top/tests/score f
-	for f in report cover; do
+	for f in report cover markdown; do
 		if "$S/score_report.py" --format "$f" "$d/score.csv" >"$tmp/score.$f" 2>&1 &&
 			diff -u "$d/expect-$f.txt" "$tmp/score.$f" >"$tmp/score.diff"; then
 			ok "score_report $f output equals tests/score/expect-$f.txt"
