@@ -32,8 +32,8 @@ TEST_MMC_NPS (default "1"; NPS modes booted with sched_mmc: MMC topology,
 SIS_NODE_MMC, MMC groups across LLC hotplug, the difference to the base),
 TEST_SPLIT=0 (skip the split_llc=2 sched_mmc boot),
 TEST_PLATFORMS (default "rome genoa turin": platforms booted once each in
-the small shape with the topology and feature checks, Rome and Turin in
-NPS1, Genoa in NPS4 with sched_mmc; "" for none),
+the small shape, NPS1, with the topology and feature checks, Genoa also
+in NPS4 with sched_mmc; "" for none),
 TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask tests),
 TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default

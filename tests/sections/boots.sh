@@ -254,14 +254,11 @@ sec_boots() {
 	# the other AMD platforms, each once with the topology and feature
 	# checks, in the small shape: their scaled shapes have 192 and 256
 	# CPUs, and 256 vCPUs on two host cores often stop before user space
-	# (sec_full); Rome and Turin in NPS1, Genoa in NPS4 with sched_mmc,
-	# where a node has 3 LLCs, an odd count for the MMC pairs
+	# (sec_full); Genoa also in NPS4 with sched_mmc, where a node has 3
+	# LLCs, an odd count for the MMC pairs
 	for m in ${TEST_PLATFORMS-rome genoa turin}; do
-		if [ "$m" = genoa ]; then
-			MODEL=$m boot_check small 4 "" sched_mmc
-		else
-			MODEL=$m boot_check small 1 ""
-		fi
+		MODEL=$m boot_check small 1 ""
+		[ "$m" != genoa ] || MODEL=genoa boot_check small 4 "" sched_mmc
 	done
 	# the small shape make reliability boots, with one cycle of its faults
 	# test on the plain kernel, and the SIS_CORE masks of a cpuset
