@@ -415,8 +415,9 @@ def cover(score, note_lines):
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-# the results document's scoreboard: (figure, heading, decimals); "pu" is
-# place_ipw + upkeep_ipw of each run
+# the results document's scoreboard: (figure, heading, legend, decimals);
+# "pu" is place_ipw + upkeep_ipw of each run; a cell of one run shows its
+# value alone
 RESULTS = (
     ("missed_node_pct", "miss node %", "node missed-idle (%)", 1),
     ("probes_per_wakeup", "probes", "probes per wakeup", 2),

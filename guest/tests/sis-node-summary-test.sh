@@ -60,3 +60,4 @@ if awk -v s="$sv" -v w="$wv" 'BEGIN { exit !(s >= 1 && s <= 1.1 && w >= 2) }' &&
 else
 	result sis-node-summary-visits FAIL "$sv LLCs visited per walk with the list (want 1 to 1.1), $wv without (want 2 or more); ${sh:-?} and ${wh:-?} of $N found LLC 3 (want 9 in 10); ${sm:-?} misses"
 fi
+exit 0

@@ -154,9 +154,11 @@ dump_boot() {
 
 # the guest boots: topology, guest tests, base comparison, MMC
 sec_boots() {
-	# each guest test names the boots it runs in (guest_tests); slow tests
-	# under TCG run in one NPS mode each: CPU hotplug in NPS4, the
-	# kselftest in NPS2, SIS_SHORT (it works inside the LLC) in NPS1
+	# each guest test names the boots it runs in (guest_tests); a test
+	# that does not depend on the NPS mode runs in one (make check's hour:
+	# results.md), e.g. CPU hotplug and sis-core-test in NPS4, the
+	# kselftest and the saturation runs in NPS2, SIS_SHORT (it works
+	# inside the LLC) and sis-test in NPS1
 	for nps in ${TEST_NPS-1 2 4}; do
 		boot_check scaled "$nps" "${TEST_GUEST-$(guest_tests scaled "$nps")}"
 	done
