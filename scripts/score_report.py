@@ -199,6 +199,10 @@ class Score:
                 fail("%s: %s '%s' is not a %s" % (where, m[0], row[m[0]],
                      "percentage" if m[0].endswith("_pct") else "count"))
             row[m[0]] = x
+        # placement plus upkeep per wakeup, the frontier's and the results
+        # tables' cost: None unless the run counted both
+        p, u = row["place_ipw"], row["upkeep_ipw"]
+        row["pu"] = None if p is None or u is None else p + u
         self.ok.append(row)
 
     def values(self, metric, **key):
@@ -409,15 +413,22 @@ def cover(score, note_lines):
     if score.failed:
         out.append("%d of %d runs failed and are left out." %
                    (len(score.failed), len(score.failed) + len(score.ok)))
-    skipped = [n for n in note_lines if n.startswith("skipped variant")]
-    for n in skipped:
-        out += fill(n[0].upper() + n[1:] + ".")
+    out += skipped(note_lines)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def skipped(note_lines):
+    """The skipped variants of notes.txt, a sentence each."""
+    out = []
+    for n in note_lines:
+        if n.startswith("skipped variant"):
+            out += fill(n[0].upper() + n[1:] + ".")
+    return out
+
+
 # the results document's scoreboard: (figure, heading, legend, decimals);
-# "pu" is place_ipw + upkeep_ipw of each run; a cell of one run shows its
-# value alone
+# "pu" is Score's place_ipw + upkeep_ipw of each run; a cell of one run
+# shows its value alone
 RESULTS = (
     ("missed_node_pct", "miss node %", "node missed-idle (%)", 1),
     ("probes_per_wakeup", "probes", "probes per wakeup", 2),
@@ -435,9 +446,6 @@ def markdown(score, note_lines):
                    EMULATED, c.get("machine", "?"), c.get("kernel", "?"),
                    ", booted with %s" % c["boot_args"] if c.get("boot_args") else "",
                    c.get("rounds", "?"), c.get("boots", "?"))) + [""]
-    for r in score.ok:
-        p, u = r.get("place_ipw"), r.get("upkeep_ipw")
-        r["pu"] = None if p is None or u is None else p + u
     shown = [m for m in RESULTS if any(r[m[0]] is not None for r in score.ok)]
     out += fill("Columns: %s, each at the load points given; variants name "
                 "features without SIS_." % "; ".join("%s: %s" % (m[1], m[2]) for m in shown)) + [""]
@@ -469,9 +477,7 @@ def markdown(score, note_lines):
             "; ".join("NPS%s %s %s %s round %s: %s" % (
                 r["nps"], r["variant"], r["load"], r["load_point"], r["round"], r["status"])
                 for r in score.failed)))
-    for n in note_lines:
-        if n.startswith("skipped variant"):
-            out += fill(n[0].upper() + n[1:] + ".")
+    out += skipped(note_lines)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -493,11 +499,7 @@ def plot(score, outdir):
                 lines = ["# %s %s: %s, missed node %%, point size, load point" % (b, v, xname)]
                 for i, lp in enumerate(score.loads):
                     key = dict(nps=nps, variant=v, load=b, load_point=lp)
-                    if cost:
-                        p, u = score.values("place_ipw", **key), score.values("upkeep_ipw", **key)
-                        x = [statistics.mean(p) + statistics.mean(u)] if p and u else []
-                    else:
-                        x = score.values("probes_per_wakeup", **key)
+                    x = score.values("pu" if cost else "probes_per_wakeup", **key)
                     y = score.values("missed_node_pct", **key)
                     if x and y:
                         lines.append("%.4f %.4f %.2f %s" % (
