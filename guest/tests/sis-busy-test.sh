@@ -14,10 +14,11 @@
 #  - SIS_NODE_SUMMARY: the walk visits fewer LLCs than without the list,
 #    and the list hides for good no LLC that names a core.
 #    An LLC hidden for good misses idle CPUs as SIS_CORE does, hundreds per
-#    1000.  Seen: 1 per 1000 in NPS1, 2, 6 and 69 in NPS2 (SIS_NODE_CORE
-#    alone 0 to 2); the likely cause, not measured: a walk reads the list
-#    once, as it starts, and misses an LLC listed after that, a window TCG
-#    stretches whenever the host leaves the walking vCPU waiting.  So at
+#    1000.  Seen: 1 per 1000 in NPS1, 2, 6, 2, 1 and 69 in NPS2
+#    (SIS_NODE_CORE alone 0 to 3); a walk misses an LLC unlisted when it
+#    reads the list (named after that, or dropped for a moment by another
+#    walk before its re-check), windows TCG stretches whenever the host
+#    leaves a vCPU waiting; which caused the 69 is not measured.  So at
 #    most a fifth of SIS_CORE's rate in the same run: that catches a list
 #    that hides LLCs wholesale (one never listed again), not one LLC of
 #    three hidden now and then.
