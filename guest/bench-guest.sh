@@ -26,7 +26,7 @@
 # + 20 x runtime), audit (1: sis-stats.sh --audit, the missed-idle rates)
 # and netperf_port.  The results keep it.  Environment: OUT (default
 # $LAB_DIR/out), LAB_DIR (default /lab: where sis-lib.sh, bench-stats.awk,
-# bench-meta.txt and the benchmarks, bench/NAME.sh, live),
+# bench-registry.sh and the benchmarks, bench/NAME.sh, live),
 # LAB_SCHED_DEBUGFS (sis-lib.sh: the sched debugfs, default
 # /sys/kernel/debug/sched, where the features, the SIS statistics and the
 # knobs are), BENCH_SYSRQ (the sysrq trigger, for the
@@ -76,10 +76,7 @@ LOOPS=$(conf loops) VERIFY=$(conf verify) RUN_LIMIT=$(conf run_limit)
 BENCH_AUDIT=$(conf audit) NETPERF_PORT=$(conf netperf_port)
 CSV=$OUT/results.csv
 T=${TMPDIR:-/tmp}/bench.$$
-# a run's own output (measure), apart from the statistics in $T/out
-BENCH_OUT=$T/cmd
 mkdir -p "$T" "$OUT"
-cost_from=NA cost_to=NA
 ncpu=$(nproc)
 nllc=$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list 2>/dev/null | sort -u | wc -l)
 [ "$nllc" -gt 0 ] || nllc=1
@@ -109,23 +106,12 @@ cases() {
 	[ -z "$f" ] || $f
 }
 
-# variant NAME: all SIS features off, then those of NAME on ("a+b")
-variant() {
-	features_off
-	# base: the unpatched kernel, which has none of them
-	case $1 in tip|base) return 0 ;; esac
-	for f in $(echo "$1" | tr '+' ' '); do
-		[ -n "$(feature_state "$f")" ] || return 1
-		feature_on "$f" || return 1
-	done
-}
-
 # emit RESULT CASE VALUE: one result row (job, run label, round and kind
-# from the caller's $job, $v, $round and $kind; SIS figures and $fail from the last
-# measure).  A run that failed, or printed no figure or one its benchmark
-# $b's NAME_check refuses (tbench's 0 before its warm-up ended), is
-# recorded as failed with its reason in the status column, never as a
-# value.
+# from the caller's $job, $v, $round and $kind; SIS figures, $fail and the
+# cost markers from the last measure, engine.sh's).  A run that failed,
+# or printed no figure or one its benchmark $b's NAME_check refuses
+# (tbench's 0 before its warm-up ended), is recorded as failed with its
+# reason in the status column, never as a value.
 emit() {
 	st=ok val=$3
 	if [ -n "$fail" ]; then
@@ -138,7 +124,7 @@ emit() {
 		[ -z "$why" ] || st="failed: $why"
 	fi
 	[ "$st" = ok ] || { val=; nfail=$((nfail + 1)); echo "bench: $1/$2 $v round $round $st" >&2; }
-	echo "$1,$2,$v,$round,$kind,${val:-NA},$sis,$job,$(printf '%s' "$st" | tr ',\n' '; '),$cost_from,$cost_to" >>"$CSV"
+	echo "$1,$2,$v,$round,$kind,${val:-NA},$(sis_figures "$T/out"),$job,$(printf '%s' "$st" | tr ',\n' '; '),$cost_from,$cost_to" >>"$CSV"
 	msg="$msg $1/$2=${val:-FAILED}"
 }
 
@@ -150,33 +136,11 @@ emit() {
 LIMIT=${RUN_LIMIT:-$((300 + 20 * RUNTIME))}
 SYSRQ=${BENCH_SYSRQ:-/proc/sysrq-trigger}
 
-# measure CMD...: run CMD under the SIS statistics, at most LIMIT seconds,
-# its output into $BENCH_OUT and theirs into $T/out, and take the figures
-# sis-stats.sh printed into $sis (the CSV's columns from wakeups to
-# node_hit_pct, NA where it printed none); $fail says why it failed, if it
-# did, quoting CMD's last line
-measure() {
-	# between two cost markers, inside the statistics' reads; the row gets
-	# their numbers (NA when the run did not reach its second one)
-	rm -f "$BENCH_OUT"
-	cost_from=$("$LAB_DIR/cost-mark.sh" --next)
-	set -- "$LAB_DIR/cost-mark.sh" --around "$BENCH_OUT" "$@"
-	if [ -r "$D/stats" ]; then
-		if [ "${BENCH_AUDIT:-0}" = 1 ]; then
-			set -- sis-stats.sh --audit "$@"
-		else
-			set -- sis-stats.sh "$@"
-		fi
-	fi
-	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$BENCH_OUT" "$@"
-	sis=$(sis_figures "$T/out")
-	cost_to=$(($("$LAB_DIR/cost-mark.sh" --next) - 1))
-	[ "$cost_to" = "$((cost_from + 1))" ] || cost_from=NA cost_to=NA
-	# the missed-idle audit probes every CPU of the node on each wakeup
-	# through the functions placement uses: no cost figures with it (make
-	# score runs its jobs once more for them)
-	[ "${BENCH_AUDIT:-0}" = 0 ] || [ ! -r "$D/stats" ] || cost_from=NA cost_to=NA
-}
+# the engine (engine.sh): the audit as the configuration says; with the
+# cost plugin an audited run is run once more for its cost figures, as
+# make score's
+AUDIT=${BENCH_AUDIT:-0} COST_RERUN=1
+. "$LAB_DIR/engine.sh"
 
 # run_job JOB: run one benchmark job ("bench:param", bench/NAME.sh's
 # NAME_run) and record its rows
@@ -306,40 +270,36 @@ EOT
 fi
 [ -f "$CSV" ] || echo "bench,case,variant,round,kind,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status,cost_from,cost_to" >"$CSV"
 nfail=0
-# the servers of the benchmarks (NAME_server), stopped at the end
+# the servers of the benchmarks (NAME_server), stopped at the end with
+# every knob's old value back
+ENGINE_EXIT=restore_knobs
 # shellcheck disable=SC2086
-bench_servers $BENCHES
-trap '[ -z "$BENCH_SRVS" ] || kill $BENCH_SRVS 2>/dev/null; variant tip; restore_knobs; rm -rf "$T"' EXIT
-trap 'exit 130' INT TERM
-bench_servers_up ||
+engine_start $BENCHES ||
 	{ echo "bench: a benchmark server did not start (port taken? $BENCH_PORTS)" >&2; exit 1; }
 
-nj=$(echo $jobs | wc -w)
-nvar=$(echo $LABELS | wc -w)
-total=$((ROUNDS * nvar * nj))
-n=0
-start=$(date +%s)
-round=1 kind=run
-while [ "$round" -le "$ROUNDS" ]; do
-	order=$(echo $LABELS | tr ' ' '\n' | $AWK -v r="$round" '{ a[NR] = $0 } END {
-		for (i = 0; i < NR; i++) print a[(i + r - 1) % NR + 1] }')
-	for v in $order; do
-		run_as "$v"
-		for job in $jobs; do
-			n=$((n + 1))
-			el=$(($(date +%s) - start))
-			echo "bench: [$n/$total] round $round/$ROUNDS $v $job (${el}s, about $((el * (total - n + 1) / (n > 1 ? n - 1 : 1)))s left)"
-			run_job "$job"
-		done
-	done
-	round=$((round + 1))
-done
+# bench_as LABEL: the run label's variant and knob values on, named for the rows
+bench_as() {
+	v=$1
+	run_as "$v"
+}
+
+# bench_one JOB: a matrix run of the job
+bench_one() {
+	job=$1
+	echo "bench: [$n/$total] round $round/$ROUNDS $v $job $eta"
+	run_job "$job"
+}
+
+kind=run
+sweep "$ROUNDS" bench_as bench_one "$LABELS" "$jobs"
+runs=$n
 
 # re-run the significant regressions: tip (BASE_LABEL) and the variant,
 # alternating
 if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
+	sh "$LAB_DIR/bench-registry.sh" "$LAB_DIR/bench" >"$T/registry"
 	$AWK -f "$LAB_DIR/bench-stats.awk" -v mode=outliers -v base="$BASE_LABEL" \
-		"$LAB_DIR/bench-meta.txt" "$CSV" |
+		"$T/registry" "$CSV" |
 		sort -u >"$T/outliers"
 	echo "bench: $(wc -l <"$T/outliers") significant regressions to verify"
 	for job in $(cut -d' ' -f1 "$T/outliers" | sort -u); do
@@ -355,6 +315,6 @@ if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
 		done
 	done
 fi
-echo "bench: done, $n runs in $(($(date +%s) - start))s, $nfail results failed"
+echo "bench: done, $runs runs in ${sweep_secs}s, $nfail results failed"
 # make bench tells failed runs from a guest that stopped early by this
 [ "$nfail" = 0 ] || exit 3

@@ -9,7 +9,8 @@
 # against base, by the rule benchreport_lib.py marks "*" with --sig ci (its
 # default): the intervals mean +- z(0.975) stddev of the two variants do
 # not overlap (two runs of each), and the benchmark's statistic is worse.
-# META is bench-meta.txt (bench|direction|statistic|...).  RESULTS.CSV is
+# META is the benchmark registry, bench-registry.sh's output
+# (bench|direction|statistic|...).  RESULTS.CSV is
 # read by column name: bench, case, variant, round, value and job; a row
 # whose kind is "verify" (or, without a kind column, whose round is "v1",
 # "v2"...) is a verification re-run and not counted; a value that is not a

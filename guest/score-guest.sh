@@ -62,26 +62,15 @@ T=${TMPDIR:-/tmp}/score.$$
 mkdir -p "$T"
 . "$LAB_DIR/jobs.sh"
 export PATH="$T:$PATH"
-
-# variant NAME: every feature of the series off, then those of NAME
-# ("a+b") on, in the order named, each with what it refines
-variant() {
-	features_off
-	[ "$1" = tip ] && return 0
-	for f in $(echo "$1" | tr + ' '); do
-		feature_on "$f"
-	done
-}
+# the engine (engine.sh): every run audited, and with the cost plugin run
+# once more for the cost figures
+AUDIT=1 COST_RERUN=1
+. "$LAB_DIR/engine.sh"
 
 # the variants this kernel can run; each other one is named once
 run_variants=
 for v in $VARIANTS; do
-	lack=
-	if [ "$v" != tip ]; then
-		for f in $(echo "$v" | tr + ' '); do
-			[ -n "$(feature_state "$f")" ] || lack="$lack $f"
-		done
-	fi
+	lack=$(variant_lacks "$v")
 	if [ -n "$lack" ]; then
 		say "skipping variant $v: this kernel has no$lack"
 		echo "skipped variant $v: the kernel has no$lack" >>"$OUT/notes.txt"
@@ -90,35 +79,6 @@ for v in $VARIANTS; do
 	fi
 done
 [ -n "$run_variants" ] || { say "this kernel can run none of the variants" >&2; exit 1; }
-
-# measure: run $cmd under sis-stats.sh --audit in its own session, at
-# most LIMIT seconds; $fail says why it failed, if it did.  Then, in a
-# guest that counts cost (booted with the plugin, or COST_MARK set), run
-# it once more between two cost markers, without the statistics: the
-# missed-idle audit probes every CPU of the node on each wakeup, through
-# the very functions placement uses, and must not be counted as
-# placement.  $cost_from and $cost_to are the markers' numbers (NA without
-# that run, or when it did not reach its second marker or failed).
-measure() {
-	rm -f "$T/cmd"
-	cost_from=NA cost_to=NA
-	# the statistics into $T/out, the command's output into $T/cmd
-	# shellcheck disable=SC2086
-	run_limited "$LIMIT" "$SYSRQ" "$T/out" "$T/cmd" \
-		sis-stats.sh --audit sh -c 'exec "$@" >"$0" 2>&1' "$T/cmd" $cmd
-	[ -z "$fail" ] || return 0
-	[ -n "${COST_MARK:-}" ] || grep -qw 'lab\.cost=1' /proc/cmdline 2>/dev/null || return 0
-	local from
-	from=$(cost-mark.sh --next)
-	# shellcheck disable=SC2086
-	run_limited "$LIMIT" "$SYSRQ" "$T/cost" "$T/cost" \
-		cost-mark.sh --around "$T/cost.out" $cmd
-	if [ -n "$fail" ]; then
-		fail="the cost run: $fail"
-	elif [ "$(($(cost-mark.sh --next) - 1))" = "$((from + 1))" ]; then
-		cost_from=$from cost_to=$((from + 1))
-	fi
-}
 
 # emit BENCH LOAD: one row from $T/out (variant, round, tasks, command and
 # seconds from the caller): the figures sis-stats.sh printed there as
@@ -152,45 +112,37 @@ emit() {
 	else
 		# the units of work of the run the cost figures come from
 		st=ok wk=NA
-		[ "$cost_from" = NA ] || wk=$(work "$1" "$T/cost.out")
+		[ "$cost_from" = NA ] || wk=$(work "$1" "$cost_out")
 	fi
 	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$3,$4,$5,$6,$7,$8,$9,${10},$wk,$cost_from,$cost_to,$secs,$st" >>"$CSV"
 }
 
 [ -f "$CSV" ] ||
 	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,probes_per_wakeup,idle_hit_pct,missed_llc_pct,missed_node_pct,left_llc_pct,llcs_full_pct,work,cost_from,cost_to,seconds,status" >"$CSV"
-# the servers of the benchmarks (bench/NAME.sh's NAME_server), stopped
-# at the end
+# the servers of the benchmarks (bench/NAME.sh's NAME_server)
 # shellcheck disable=SC2086
-bench_servers $BENCHES
-trap '[ -z "$BENCH_SRVS" ] || kill $BENCH_SRVS 2>/dev/null || true; variant tip; rm -rf "$T"' EXIT
-trap 'exit 130' INT TERM
-bench_servers_up || { say "a benchmark server did not start ($BENCH_PORTS)" >&2; exit 1; }
+engine_start $BENCHES || { say "a benchmark server did not start ($BENCH_PORTS)" >&2; exit 1; }
 
-nvar=$(echo "$run_variants" | wc -w)
-total=$((ROUNDS * nvar * $(echo "$JOBS" | wc -w)))
-n=0 nfail=0
-start=$(date +%s)
-round=1
-while [ "$round" -le "$ROUNDS" ]; do
+# score_run BENCH:LOAD: one run of the job, its row
+score_run() {
+	b=${1%%:*} load=${1#*:}
+	job "$b" "$(tasks "$load")"
+	say "[$n/$total] NPS$NPS boot $BOOT round $round/$ROUNDS $v $b $load: $ntasks tasks $eta"
+	t0=$(date +%s)
 	# shellcheck disable=SC2086
-	order=$(printf '%s\n' $run_variants | awk -v r="$round" '{ a[NR] = $0 } END {
-		for (i = 0; i < NR; i++) print a[(i + r - 1) % NR + 1] }')
-	for v in $order; do
-		variant "$v"
-		for j in $JOBS; do
-			b=${j%%:*} load=${j#*:}
-			n=$((n + 1))
-			el=$(($(date +%s) - start))
-			job "$b" "$(tasks "$load")"
-			say "[$n/$total] NPS$NPS boot $BOOT round $round/$ROUNDS $v $b $load: $ntasks tasks (${el}s, about $((el * (total - n + 1) / (n > 1 ? n - 1 : 1)))s left)"
-			t0=$(date +%s)
-			measure
-			secs=$(($(date +%s) - t0))
-			emit "$b" "$load"
-		done
-	done
-	round=$((round + 1))
-done
-say "NPS$NPS boot $BOOT done: $n runs in $(($(date +%s) - start))s, $nfail failed"
+	measure $cmd
+	secs=$(($(date +%s) - t0))
+	emit "$b" "$load"
+}
+
+# set_variant NAME: the variant on, named for the rows
+set_variant() {
+	v=$1
+	variant "$v"
+}
+
+nfail=0
+# shellcheck disable=SC2086
+sweep "$ROUNDS" set_variant score_run "$run_variants" "$JOBS"
+say "NPS$NPS boot $BOOT done: $n runs in ${sweep_secs}s, $nfail failed"
 [ "$nfail" = 0 ] || exit 3

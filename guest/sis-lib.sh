@@ -115,7 +115,8 @@ conf() {
 #   NAME_work FILE      the units of work the job did (default NA)
 #   NAME_score_programs='PROGRAM...'  (a variable) the host programs the
 #                       job needs in the guest, read by scripts/score.sh
-# The results' units, direction and statistic are in bench-meta.txt.
+# and, in comment lines "# result RANK: ENTRY", the registry of its
+# results (units, direction, statistic, program: bench-registry.sh).
 # bench_load: source every benchmark file
 bench_load() {
 	for _bf in "$LAB_DIR"/bench/*.sh; do

@@ -7,8 +7,8 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [--tools DIR] [--meta META] [--help]
 
-Prints "COMMAND|SOURCE" for each program that META (default
-guest/bench-meta.txt, its sixth field) names, as scripts/bench.sh
+Prints "COMMAND|SOURCE" for each program that META (default the
+benchmark registry, guest/bench-registry.sh; its sixth field) names, as scripts/bench.sh
 writes it to programs.txt for the report's Programs block:
   deb COMMAND  the Debian package holding COMMAND on this machine and its
                version ("Debian rt-tests 2.4-1", from dpkg-query: the
@@ -24,7 +24,7 @@ for the guest, \$LAB_OUT/tools with --host).
 EOT
 }
 
-tools='' meta=$LAB_TOP/guest/bench-meta.txt
+tools='' meta=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
 	*) usage >&2; exit 2 ;;
 	esac
 done
-[ -r "$meta" ] || die "cannot read $meta"
+[ -z "$meta" ] || [ -r "$meta" ] || die "cannot read $meta"
 
 # deb_source COMMAND: where the Debian program COMMAND comes from
 deb_source() {
@@ -71,11 +71,12 @@ lab_source() {
 	fi
 }
 
-awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); if (!seen[p[1] " " p[2]]++) print p[1], p[2] }' "$meta" |
+if [ -n "$meta" ]; then cat "$meta"; else bench_registry; fi |
+	awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); if (!seen[p[1] " " p[2]]++) print p[1], p[2] }' |
 while read -r kind cmd; do
 	case $kind in
 	deb) echo "$cmd|$(deb_source "$cmd")" ;;
 	lab) echo "$cmd|$(lab_source "$cmd")" ;;
-	*) die "$meta: program '$kind $cmd' is neither 'deb COMMAND' nor 'lab PROGRAM'" ;;
+	*) die "${meta:-the registry}: program '$kind $cmd' is neither 'deb COMMAND' nor 'lab PROGRAM'" ;;
 	esac
 done

@@ -56,4 +56,4 @@ py=${PYTHON:-/usr/bin/python3}
 [ -x "$py" ] || py=python3
 BENCH_REPORT_PROG=${0##*/} exec "$py" "$LAB_TOP/scripts/benchreport_lib.py" \
 	--format "$fmt" --sig "$sig" ${nps:+--nps "$nps"} ${plot:+--plot "$plot"} \
-	--meta "$LAB_TOP/guest/bench-meta.txt" -- "$csv"
+	--meta <(bench_registry) -- "$csv"

@@ -1,12 +1,35 @@
 #!/bin/bash
-# The main job: run the benchmark matrix for every SIS variant in one boot
-# (QEMU, or this machine with --host), then write the reports.
+# The lab's run driver.  make bench: the benchmark matrix for every SIS
+# variant in one boot (QEMU, or this machine with --host), then the
+# reports.  make score (--score, scripts/score.sh): the SIS scoreboard, a
+# load sweep per variant in one boot per NPS mode, then its report.  Both
+# run guest/engine.sh in the guest, through bench-guest.sh and
+# score-guest.sh.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-usage() {
+# the scoreboard's variants, in report order (tip: every feature off)
+SCORE_VARIANTS="tip SIS_CORE SIS_NODE SIS_NODE+SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE SIS_NODE+SIS_CORE+SIS_NODE_CORE"
+# the benchmarks of the decision figures: make score's, make bench's at
+# SIZE small
+DECISION_BENCHES="hackbench schbench tbench netperf"
+# make bench's variants: SIZE tiny and small, and full
+BENCH_VARIANTS="tip SIS_CORE SIS_NODE SIS_NODE+SIS_CORE+SIS_NODE_CORE"
+BENCH_VARIANTS_FULL="tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_NODE+SIS_CORE+SIS_NODE_CORE SIS_SHORT+SIS_CORE+SIS_NODE_MMC"
+# seconds a scoreboard boot may take before its guest dumps its stacks
+# and stops
+SCORE_TIMEOUT_DEFAULT=14400
+# The highest load point of each benchmark under TCG.  Above them the
+# 128-vCPU guest on two host cores spends minutes in soft lockups, its
+# spinlock holders waiting for the host to run their vCPU (measured:
+# schbench with 128 workers on a page table lock, tbench with 64 clients
+# on the slab node lock), or runs take a minute (netperf, 32 clients:
+# 36-68 s); hackbench's processes over pipes reach 2x in 35-70 s.
+SCORE_CEILINGS="schbench=1/4 tbench=1/4 netperf=1/4"
+
+bench_usage() {
 	cat <<EOT
-usage: ${0##*/} [--host | --kernel BZIMAGE] [--help]
+usage: ${0##*/} [--host | --kernel BZIMAGE] [--score] [--help]
 
 Applies the series, builds the qemu kernel, boots it on the emulated Zen3
 topology and runs guest/bench-guest.sh there, which flips the SIS
@@ -15,7 +38,8 @@ variant order each round and re-runs significant regressions for the
 [Verification Run] rows.  With --host it runs the same matrix on this
 machine instead (root, a kernel with the series, debugfs mounted): for
 users with real Zen3 hardware.  --kernel boots BZIMAGE as it is, skipping
-the patch and build steps.
+the patch and build steps.  --score runs the SIS scoreboard instead
+(scripts/score.sh, a preset of this driver: see its --help).
 
 Environment:
   NPS       1|2|4 (default 1; --host: only labels the report)
@@ -23,8 +47,12 @@ Environment:
             small: 64 CPUs)
   MODEL     $(platform_names | tr ' ' '|') (default milan; the platforms of
             configs/platform, see boot.sh --help)
-  VARIANTS  default "tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT
-            SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC" ("a+b" combines)
+  VARIANTS  default "$BENCH_VARIANTS" (SIZE tiny
+            and small), "$BENCH_VARIANTS_FULL" (full); "a+b" combines.  A
+            feature the series lacks is an error in VARIANTS and skips a
+            default variant with one line; MMC as for make score (MMC=1
+            boots with sched_mmc; without it the SIS_NODE_MMC variants are
+            skipped with one line)
   KNOBS     "NAME=VALUE,VALUE... ..." (default none): sched debugfs knobs
             (/sys/kernel/debug/sched/NAME; a directory such as
             llc_balancing means its "enabled" switch) as a dimension next
@@ -34,12 +62,16 @@ Environment:
             tip at each knob's first value.  A knob or value the kernel
             lacks stops the bench with one line before any run; every knob
             gets its old value back at the end
-  BENCHES   default "$(bench_names)"
-            (guest/bench-meta.txt, the registry; hackbench is perf bench
-            sched messaging -p -t)
-  SIZE      tiny|small|full (default small; full: the LKML ranges, e.g.
-            1..16 hackbench groups on 256 CPUs, 30 s runs)
-  ROUNDS    runs per data point (default 3); RUNTIME, LOOPS override the
+  BENCHES   default "$DECISION_BENCHES" at SIZE small, every
+            benchmark of the registry at tiny and full: "$(bench_names)"
+            (guest/bench-registry.sh; hackbench is perf bench sched
+            messaging -p -t)
+  SIZE      tiny|small|full (default small: the decision figures of the
+            default variants and the base kernel, about 30 minutes on two
+            host cores; tiny: every benchmark once, plumbing; full: the
+            LKML ranges, e.g. 1..16 hackbench groups on 256 CPUs, 30 s
+            runs, every variant)
+  ROUNDS    runs per data point (default 2, full 3); RUNTIME, LOOPS override the
             seconds per timed run and the hackbench loops of SIZE
   VERIFY    re-runs of each significant regression (default 2, 0 = off)
   BASE      1 (default) also boots the unpatched base kernel (build-base.sh)
@@ -52,9 +84,10 @@ Environment:
   COST      1 (default, not with --host): count each run's cost with the
             sis-cost TCG plugin (boot.sh --cost), as make score does:
             placement, upkeep and kernel/sched instructions per wakeup,
-            line transfers per wakeup, in the SIS decisions, for runs
-            without the audit (BENCH_AUDIT=0; its probes of every CPU of
-            the node would count as placement); 0: without
+            line transfers per wakeup, in the SIS decisions; an audited
+            run is run once more without the statistics for them (the
+            audit's probes of every CPU of the node would count as
+            placement); 0: without
   NETPERF_PORT  the port of the netserver the bench starts (default
             12875, so that a netserver on netperf's 12865 stays out of the
             way, with --host); tbench_srv takes 7003
@@ -85,93 +118,417 @@ blocks), report-old.txt (value (pct) tables), results.json and
 plots/*.png.
 EOT
 }
-host=0 kernel=
+
+score_usage() {
+	cat <<EOT
+usage: ${0##*/} [--kernel BZIMAGE] [--help]
+
+The scoreboard mode of scripts/bench.sh (bench.sh --score, the same
+driver and guest engine, guest/engine.sh).  Applies the series and
+builds the qemu kernel (or boots BZIMAGE as it is), then boots it once
+per NPS mode (BOOTS times) on the emulated Zen3 topology and runs
+guest/score-guest.sh there: for each variant
+(its features switched on at run time, every feature of the series off
+first), a load sweep of hackbench (rt-tests, processes over pipes),
+schbench (sis-schbench -m 2), tbench clients and netperf TCP_RR clients
+at fractions of the CPU count, each run under sis-stats.sh --audit.
+Recorded per run: probes per wakeup, idle-hit rate, missed-idle rate in
+the LLC and in the node, and the share of wakeups placed in an LLC that
+is neither the wakee's previous CPU's nor the waking CPU's (sis.llc_away
+/ sis.calls: the cache cost SIS_NODE adds; without it there are none),
+and the share of audited wakeups for which neither of those two LLCs in
+the chosen CPU's node had an idle CPU while that node had one
+(sis.audit_llcs_full: each of them either misses an idle CPU or leaves
+both LLCs).
+
+Environment:
+  NPS       NPS modes to boot (default "1 2 4")
+  SHAPE     scaled|full|small (default scaled, 128 CPUs); MODEL
+            $(platform_names | tr ' ' '|') (default milan)
+  VARIANTS  default "$SCORE_VARIANTS"
+            ("a+b" switches a, then b on).  A feature the series lacks is
+            an error in VARIANTS, and skips that default variant with one
+            line; a feature the kernel lacks skips the variant, one line.
+  MMC       0 (default): variants with SIS_NODE_MMC are skipped, since the
+            MMC level it stops at exists only with the sched_mmc boot
+            option; 1 boots with sched_mmc, which adds the MMC level (and
+            its load balancing) under every variant, tip included
+  BENCHES   default "$DECISION_BENCHES"
+  SIZE      tiny|small|full|past (default small): load points (fractions of
+            the CPU count), seconds per timed run, hackbench messages:
+              tiny   1/16 1                 1 s   64000
+              small  1/16 1/4 1/2 1 2       2 s   64000  (about 20 minutes
+                                                   per NPS mode and boot,
+                                                   128 CPUs)
+              full   1/16 1/8 1/4 1/2 1 2   5 s   256000
+              past   1 2                    2 s   64000  (past the
+                     ceilings: SHAPE small by default, every vCPU in
+                     one host thread (LAB_TCG_THREAD=single), no
+                     CEILINGS, RUN_LIMIT 1800 s; not in make check;
+                     QEMU 7.2's plugin core aborted in one such run,
+                     trixie's QEMU 10 ran it: QEMU=build/qemu-trixie/
+                     qemu-system-x86_64 after make qemu-full)
+  LOADS     load points instead of SIZE's ("1/16 1/2 1 2")
+  CEILINGS  the highest load point per benchmark (default
+            "$SCORE_CEILINGS": under TCG the
+            guest livelocks above them; "" on a host that copes); the
+            points left out are listed in notes.txt and the report
+  ROUNDS    runs of each variant and load point per boot (default 3)
+  BOOTS     boots per NPS mode (default 1; 2 measures boot-to-boot spread)
+  RUN_LIMIT seconds before a run counts as hung (default 300 + 20 x the
+            run's seconds); SCORE_TIMEOUT: per boot (default $SCORE_TIMEOUT_DEFAULT)
+  COST      1 (default): count each run's cost with the sis-cost TCG
+            plugin (boot.sh --cost): instructions per wakeup of placement,
+            of the series' mask upkeep and of all of kernel/sched, those
+            per unit of work, line transfers per wakeup; 0: without it,
+            those columns are NA
+
+Results go to \$LAB_OUT/score/<time>-<model>-<shape>/
+(\$LAB_OUT/score/latest links to the newest): score.conf (the run
+configuration the guest reads), score.csv (one row per run, written as
+it ends: nps, variant, load, load_point, round, boot, tasks, command,
+wakeups, audited and the figures, work, cost_from, cost_to, seconds,
+status, then the cost figures of scripts/sis_cost.py), cost-npsN-bootB.out
+(the plugin's reports, with .map),
+notes.txt (skipped variants, guests that stopped), the console logs,
+report.txt, cover-letter.txt (the compact table for the cover letter,
+marked emulated), results.md (the scoreboard's Markdown tables for
+Documentation/results.md) and frontier-npsN.png (scripts/score_report.py).
+A failed run is recorded as failed with its reason, never with figures;
+score.sh then exits 3, or 4 when a guest stopped early.
+EOT
+}
+
+mode=${LAB_RUN_MODE:-bench} host=0 kernel=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--help) usage; exit 0 ;;
+	--help) "${mode}_usage"; exit 0 ;;
 	--host) host=1; shift ;;
+	--score) mode=score; shift ;;
 	--kernel) need_value "$@"; kernel=$2; shift 2 ;;
-	*) usage >&2; exit 2 ;;
+	*) "${mode}_usage" >&2; exit 2 ;;
 	esac
 done
+[ "$mode$host" != score1 ] || die "--host runs make bench's matrix, not the scoreboard"
 [ -z "$kernel" ] || [ -f "$kernel" ] || die "no kernel image at '$kernel'"
-user_nps=${NPS:-}
-shape_init
-rounds=${ROUNDS:-3}
-case $rounds in ''|*[!0-9]*|0) die "ROUNDS must be a positive number, not '$rounds'" ;; esac
-case ${VERIFY:-2} in *[!0-9]*|'') die "VERIFY must be a number, not '${VERIFY:-}'" ;; esac
-case ${BASE:-1} in 0|1) ;; *) die "BASE must be 0 or 1, not '${BASE:-}'" ;; esac
-case ${SIZE:-small} in tiny|small|full) ;; *) die "unknown SIZE '${SIZE:-}' (tiny, small or full)" ;; esac
-case ${BENCH_AUDIT:-0} in 0|1) ;; *) die "BENCH_AUDIT must be 0 or 1, not '${BENCH_AUDIT:-}'" ;; esac
-case ${VARIANTS:-} in *@*) die "VARIANTS names no knob values ('@'); KNOBS does" ;; esac
-knobs=${KNOBS:-} names=' '
-for spec in $knobs; do
-	[[ $spec =~ ^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*=[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*$ ]] ||
-		die "KNOBS: '$spec' is not NAME=VALUE[,VALUE...] (e.g. KNOBS=llc_balancing=0,1)"
-	k=${spec%%=*}
-	case $k in
-	features|sis|sis/*) die "KNOBS: $k is not a knob here (VARIANTS switch the features; sis/ holds the statistics)" ;;
+
+# positive NAME VALUE: VALUE is a positive number
+positive() {
+	case $2 in ''|*[!0-9]*|0) die "$1 must be a positive number, not '$2'" ;; esac
+}
+append=()
+case ${MMC:-0} in
+0) ;;
+1) append=(--append sched_mmc) ;;
+*) die "MMC must be 0 or 1, not '${MMC:-}'" ;;
+esac
+cost=${COST:-1}
+case $cost in 0|1) ;; *) die "COST must be 0 or 1, not '$cost'" ;; esac
+[ "$host" = 0 ] || cost=0
+
+# pick_variants DEFAULT: the variants to run, VARIANTS or DEFAULT, into
+# $variants: every feature named must be one of the series (an error in
+# VARIANTS; a default variant is skipped with one line in $notes), and
+# SIS_NODE_MMC needs the sched_mmc boot option
+notes=()
+pick_variants() {
+	local features v f skip
+	features=$(series_features)
+	variants=
+	for v in ${VARIANTS:-$1}; do
+		skip=
+		if [ "$v" != tip ]; then
+			for f in ${v//+/ }; do
+				[ -n "$f" ] && [[ " $features " == *" $f "* ]] && continue
+				[ -z "${VARIANTS:-}" ] ||
+					die "unknown feature '$f' in variant '$v' (the series has: $features)"
+				skip="the series has no $f"
+			done
+		fi
+		if [ -z "$skip" ] && [[ +$v+ == *+SIS_NODE_MMC+* ]] && [ "${MMC:-0}" = 0 ]; then
+			skip="SIS_NODE_MMC stops at the MMC level, which needs the sched_mmc boot option (MMC=1 boots with it, adding the level under every variant)"
+		fi
+		if [ -n "$skip" ]; then
+			notes+=("skipped variant $v: $skip")
+		else
+			variants="$variants $v"
+		fi
+	done
+	variants=${variants# }
+	[ -n "$variants" ] || die "no variant left to run"
+}
+
+# the run plan of each mode: checks its input, sets $out, $conf (the
+# run configuration the guest reads), $benches, $bins (the host programs
+# the guest needs), $timeout and $nps_list
+score_plan() {
+	# past the ceilings: under multi-threaded TCG a spinning vCPU waits
+	# for the host to run a lock holder's thread (schbench at 1x: 0
+	# requests in one run, a 162 s soft lockup in the next); one thread
+	# for every vCPU ran it (small shape, 30 requests, no lockup)
+	if [ "${SIZE:-}" = past ]; then
+		SHAPE=${SHAPE:-small}
+		export LAB_TCG_THREAD=single
+	fi
+	local n b c l ceiling left bf
+	nps_list=${NPS:-1 2 4}
+	[ -n "${nps_list// /}" ] || die "NPS names no mode"
+	for n in $nps_list; do
+		NPS=$n
+		shape_init
+	done
+	rounds=${ROUNDS:-3} boots=${BOOTS:-1} timeout=${SCORE_TIMEOUT:-$SCORE_TIMEOUT_DEFAULT}
+	positive ROUNDS "$rounds"
+	positive BOOTS "$boots"
+	positive SCORE_TIMEOUT "$timeout"
+	size=${SIZE:-small}
+	case $size in
+	tiny) loads="1/16 1" runtime=1 messages=64000 ;;
+	small) loads="1/16 1/4 1/2 1 2" runtime=2 messages=64000 ;;
+	full) loads="1/16 1/8 1/4 1/2 1 2" runtime=5 messages=256000 ;;
+	past) loads="1 2" runtime=2 messages=64000 RUN_LIMIT=${RUN_LIMIT:-1800} CEILINGS=${CEILINGS-} ;;
+	*) die "unknown SIZE '$size' (tiny, small, full or past)" ;;
 	esac
-	case $names in *" $k "*) die "KNOBS: $k is named twice" ;; esac
-	names="$names$k "
-done
-for v in ${RUNTIME:-} ${LOOPS:-} ${RUN_LIMIT:-} ${NETPERF_PORT:-}; do
-	case $v in *[!0-9]*|0) die "RUNTIME, LOOPS, RUN_LIMIT and NETPERF_PORT must be positive numbers, not '$v'" ;; esac
-done
-known=$(bench_names)
-benches=${BENCHES:-$known}
-for b in $benches; do
-	case " $known " in
-	*" $b "*) ;;
-	*) die "unknown benchmark '$b' ($known)" ;;
-	esac
-done
-bins="mawk $(bench_host_programs $benches)"
+	loads=${LOADS:-$loads}
+	for l in $loads; do
+		fraction_ok "$l"
+	done
+	ceilings=${CEILINGS-$SCORE_CEILINGS}
+	for c in $ceilings; do
+		[[ $c == *=* && " $DECISION_BENCHES " == *" ${c%%=*} "* ]] ||
+			die "CEILINGS takes BENCH=FRACTION ($DECISION_BENCHES), not '$c'"
+		fraction_ok "${c#*=}"
+	done
+	[ -z "${RUN_LIMIT:-}" ] || positive RUN_LIMIT "$RUN_LIMIT"
+	benches=${BENCHES:-$DECISION_BENCHES}
+	bins= jobs=
+	for b in $benches; do
+		ceiling=
+		for c in $ceilings; do
+			[ "${c%%=*}" != "$b" ] || ceiling=${c#*=}
+		done
+		left=
+		for l in $loads; do
+			if [ -n "$ceiling" ] && above "$l" "$ceiling"; then
+				left="$left $l"
+			else
+				jobs="$jobs $b:$l"
+			fi
+		done
+		[ -z "$left" ] || notes+=("$b: load points$left left out, above its ceiling $ceiling (CEILINGS)")
+		# a benchmark of the scoreboard is guest/bench/NAME.sh with a
+		# NAME_job; its NAME_score_programs, the host programs it needs
+		bf=$LAB_TOP/guest/bench/$b.sh
+		[[ $b =~ ^[a-z0-9-]+$ && -r $bf ]] && grep -q "^${b//-/_}_job()" "$bf" ||
+			die "unknown benchmark '$b' ($DECISION_BENCHES)"
+		bins="$bins $(sed -n "s/^${b//-/_}_score_programs='\(.*\)'\$/\1/p" "$bf")"
+	done
+	jobs=${jobs# }
+	[ -n "$jobs" ] || die "no load point is left under the CEILINGS"
+	pick_variants "$SCORE_VARIANTS"
+	stamp=$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE
+	out=$LAB_OUT/score/$stamp conf=score.conf
+	mkdir -p "$out"
+	cat >"$out/$conf" <<-EOT
+	machine=QEMU TCG guest${LAB_TCG_THREAD:+ (TCG thread=$LAB_TCG_THREAD)}, $MODEL model, $SHAPE shape, $NR_CPUS CPUs
+	model=$MODEL
+	shape=$SHAPE
+	cpus=$NR_CPUS
+	kernel=
+	boot_args=${append[1]:-}
+	nps=$nps_list
+	boots=$boots
+	features=$(series_features)
+	variants=$variants
+	benches=$benches
+	size=$size
+	loads=$loads
+	ceilings=$ceilings
+	jobs=$jobs
+	rounds=$rounds
+	runtime=$runtime
+	messages=$messages
+	run_limit=${RUN_LIMIT:-$((300 + 20 * runtime))}
+	EOT
+}
+# fraction_ok X: X is a load point, a fraction of the CPU count
+fraction_ok() {
+	[[ $1 =~ ^[1-9][0-9]*(/[1-9][0-9]*)?$ ]] ||
+		die "a load point is a fraction of the CPU count (1/16, 1, 2), not '$1'"
+}
+# above A B: fraction A is larger than fraction B
+above() {
+	local a=$1 b=$2
+	[[ $a == */* ]] || a=$a/1
+	[[ $b == */* ]] || b=$b/1
+	((${a%/*} * ${b#*/} > ${b%/*} * ${a#*/}))
+}
+
+bench_plan() {
+	local spec k names=' ' v b known
+	user_nps=${NPS:-}
+	shape_init
+	nps_list=$NPS boots=1 timeout=${BENCH_TIMEOUT:-86400}
+	size=${SIZE:-small}
+	case $size in tiny|small|full) ;; *) die "unknown SIZE '$size' (tiny, small or full)" ;; esac
+	rounds=${ROUNDS:-2}
+	[ "$size" != full ] || rounds=${ROUNDS:-3}
+	positive ROUNDS "$rounds"
+	case ${VERIFY:-2} in *[!0-9]*|'') die "VERIFY must be a number, not '${VERIFY:-}'" ;; esac
+	case ${BASE:-1} in 0|1) ;; *) die "BASE must be 0 or 1, not '${BASE:-}'" ;; esac
+	case ${BENCH_AUDIT:-0} in 0|1) ;; *) die "BENCH_AUDIT must be 0 or 1, not '${BENCH_AUDIT:-}'" ;; esac
+	case ${VARIANTS:-} in *@*) die "VARIANTS names no knob values ('@'); KNOBS does" ;; esac
+	knobs=${KNOBS:-}
+	for spec in $knobs; do
+		[[ $spec =~ ^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*=[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*$ ]] ||
+			die "KNOBS: '$spec' is not NAME=VALUE[,VALUE...] (e.g. KNOBS=llc_balancing=0,1)"
+		k=${spec%%=*}
+		case $k in
+		features|sis|sis/*) die "KNOBS: $k is not a knob here (VARIANTS switch the features; sis/ holds the statistics)" ;;
+		esac
+		case $names in *" $k "*) die "KNOBS: $k is named twice" ;; esac
+		names="$names$k "
+	done
+	for v in ${RUNTIME:-} ${LOOPS:-} ${RUN_LIMIT:-} ${NETPERF_PORT:-}; do
+		case $v in *[!0-9]*|0) die "RUNTIME, LOOPS, RUN_LIMIT and NETPERF_PORT must be positive numbers, not '$v'" ;; esac
+	done
+	known=$(bench_names)
+	benches=${BENCHES:-$known}
+	[ -n "${BENCHES:-}" ] || [ "$size" != small ] || benches=$DECISION_BENCHES
+	for b in $benches; do
+		case " $known " in
+		*" $b "*) ;;
+		*) die "unknown benchmark '$b' ($known)" ;;
+		esac
+	done
+	bins="mawk $(bench_host_programs $benches)"
+	if [ "$size" = full ]; then
+		pick_variants "$BENCH_VARIANTS_FULL"
+	else
+		pick_variants "$BENCH_VARIANTS"
+	fi
+	out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE-nps$NPS conf=bench.conf
+	[ "$host" = 0 ] || out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-host${user_nps:+-nps$user_nps}
+	mkdir -p "$out"
+	# the run configuration, which the guest (or --host, this machine)
+	# reads and the results keep; the base kernel runs from its own copy
+	audit=${BENCH_AUDIT:-1}
+	[ "$host" = 0 ] || audit=${BENCH_AUDIT:-0}
+	cat >"$out/$conf" <<-EOT
+	variants=$variants
+	knobs=$knobs
+	benches=$benches
+	size=$size
+	rounds=$rounds
+	runtime=${RUNTIME:-}
+	loops=${LOOPS:-}
+	verify=${VERIFY:-2}
+	run_limit=${RUN_LIMIT:-}
+	audit=$audit
+	netperf_port=${NETPERF_PORT:-12875}
+	EOT
+	sed -e 's/^variants=.*/variants=base/' -e 's/^verify=.*/verify=0/' "$out/bench.conf" >"$out/bench-base.conf"
+	# what the host knows of the run; the guest adds what the machine says
+	{
+		if [ "$host" = 1 ]; then
+			# on a real machine NPS is whatever its firmware says: a label only
+			echo "nps: $user_nps"
+			echo "machine: $(uname -n) (--host, no emulation)"
+			echo "emulation: none"
+		else
+			echo "nps: $NPS"
+			echo "machine: QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS${append[1]:+, booted with ${append[1]}}"
+			echo "emulation: QEMU TCG"
+		fi
+		[ -z "$knobs" ] || echo "knobs: $knobs"
+		[ "$audit" = 0 ] || echo "audit: sis-stats.sh --audit in every run"
+	} >"$out/system.txt"
+}
+
+"${mode}_plan"
 for b in $bins; do
 	command -v "$b" >/dev/null || die "$b is not installed (make deps)"
 done
 [ -r /usr/share/dbench/client.txt ] || case " $benches " in
 	*" tbench "*) die "/usr/share/dbench/client.txt is missing (apt-get install dbench)" ;;
 esac
-
-out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE-nps$NPS
-[ "$host" = 0 ] || out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-host${user_nps:+-nps$user_nps}
-mkdir -p "$out"
+for n in "${notes[@]}"; do
+	note "$n"
+done
 note "results in $out"
-# the run configuration, which the guest (or --host, this machine) reads
-# and the results keep; make bench's base kernel runs from its own copy
-audit=${BENCH_AUDIT:-1}
-[ "$host" = 0 ] || audit=${BENCH_AUDIT:-0}
-cat >"$out/bench.conf" <<EOT
-variants=${VARIANTS:-tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE_MMC}
-knobs=$knobs
-benches=$benches
-size=${SIZE:-small}
-rounds=$rounds
-runtime=${RUNTIME:-}
-loops=${LOOPS:-}
-verify=${VERIFY:-2}
-run_limit=${RUN_LIMIT:-}
-audit=$audit
-netperf_port=${NETPERF_PORT:-12875}
-EOT
-sed -e 's/^variants=.*/variants=base/' -e 's/^verify=.*/verify=0/' "$out/bench.conf" >"$out/bench-base.conf"
-# what the host knows of the run; the guest adds what the machine says
-{
-	if [ "$host" = 1 ]; then
-		# on a real machine NPS is whatever its firmware says: a label only
-		echo "nps: $user_nps"
-		echo "machine: $(uname -n) (--host, no emulation)"
-		echo "emulation: none"
-	else
-		echo "nps: $NPS"
-		echo "machine: QEMU TCG guest, $MODEL model, $SHAPE shape, NPS$NPS"
-		echo "emulation: QEMU TCG"
+[ ${#notes[@]} = 0 ] || printf '%s\n' "${notes[@]}" >>"$out/notes.txt"
+csv=$out/results.csv
+[ "$mode" = bench ] || csv=$out/score.csv
+
+# the kernels
+base=
+if [ "$host" = 0 ]; then
+	if [ -z "$kernel" ]; then
+		"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
+		kernel=$("$LAB_TOP/scripts/build.sh" qemu)
 	fi
-	[ -z "$knobs" ] || echo "knobs: $knobs"
-	[ "$audit" = 0 ] || echo "audit: sis-stats.sh --audit in every run"
-} >"$out/system.txt"
-if [ "$host" = 1 ]; then
+	[ "$mode" = score ] || [ "${BASE:-1}" = 0 ] || base=$("$LAB_TOP/scripts/build-base.sh" qemu)
+	version=$(file -b "$kernel" | sed -n 's/.*version \([^ ,]*\).*/\1/p')
+	[ "$mode" = bench ] || sed -i "s|^kernel=\$|kernel=${version:-unknown}|" "$out/$conf"
+fi
+# the cost plugin for the QEMU boot.sh will take; without it the runs go
+# on and their cost columns are NA
+if [ "$cost" = 1 ] && ! cost_plugin "$out/cost.err"; then
+	echo "no cost plugin ($(tail -n1 "$out/cost.err")): the cost columns are NA" |
+		tee -a "$out/notes.txt" | sed "s/^/${0##*/}: /" >&2
+	cost=0
+fi
+
+# guest_boot KERNEL NPS LOG COST GUEST-COMMAND ROWS...: one boot running
+# GUEST-COMMAND, its console in $out/LOG, the cost plugin's reports in
+# $out/COST; then the cost figures of its rows (sis_cost.py attach's
+# --only/--except ROWS; NA without the plugin).  A guest that refused its
+# run configuration (a knob or variant the kernel lacks: $out/refused)
+# stops the driver with its line when nothing ran before it; a guest that
+# stopped early (boot.sh failed, a hang ended in its sysrq dump) is noted
+# in $out/stopped and notes.txt.  $guest_rc is boot.sh's status (3: the
+# guest ran everything, some runs failed).
+guest_boot() {
+	local k=$1 n=$2 log=$3 co=$4 cmd=$5 c=()
+	shift 5
+	[ "$cost" = 0 ] || c=(--cost "$out/$co")
+	set +e
+	# each run has its own time limit in the guest; the boot's is the
+	# last resort
+	LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$k" --nps "$n" \
+		--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/$log" \
+		--timeout "$timeout" "${append[@]}" "${c[@]}" -- "$cmd" \
+		2>"$out/boot.err" | grep --line-buffered "^$mode:"
+	guest_rc=${PIPESTATUS[0]}
+	set -e
+	[ ! -f "$csv" ] ||
+		"$LAB_TOP/scripts/sis_cost.py" attach "$@" "$csv" "$out/$co" 2>"$out/cost.err" ||
+		echo "no cost figures for $log: $(tail -n1 "$out/cost.err")" | tee -a "$out/notes.txt" >&2
+	if [ -s "$out/refused" ]; then
+		[ "$(wc -l 2>/dev/null <"$csv" || echo 0)" -gt 1 ] || die "$(cat "$out/refused")"
+		echo "the guest of $log ran nothing: $(cat "$out/refused")" >>"$out/stopped"
+		rm -f "$out/refused"
+		return
+	fi
+	case $guest_rc in
+	0|3) ;;
+	*) echo "the guest of $log stopped early (status $guest_rc): $(tail -n1 "$out/boot.err")" |
+		tee -a "$out/notes.txt" "$out/stopped" >&2 ;;
+	esac
+}
+
+# the runs
+if [ "$mode" = score ]; then
+	# boots outermost, so that a second pass over the NPS modes measures
+	# the boot-to-boot spread with drift spread over the whole run
+	for ((b = 1; b <= boots; b++)); do
+		for n in $nps_list; do
+			note "NPS$n boot $b of $boots"
+			guest_boot "$kernel" "$n" "console-nps$n-boot$b.log" "cost-nps$n-boot$b.out" \
+				"/lab/score-guest.sh $n $b" --only nps="$n" --only boot="$b"
+		done
+	done
+elif [ "$host" = 1 ]; then
 	[ "$(id -u)" = 0 ] || die "--host needs root (it writes sched features)"
 	[ -w /sys/kernel/debug/sched/features ] ||
 		die "/sys/kernel/debug/sched/features is not writable (mount debugfs)"
@@ -183,101 +540,75 @@ if [ "$host" = 1 ]; then
 	# a knob or variant this kernel lacks: the guest's one line
 	[ ! -s "$out/refused" ] || die "$(cat "$out/refused")"
 else
-	if [ -z "$kernel" ]; then
-		"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
-		kernel=$("$LAB_TOP/scripts/build.sh" qemu)
-	fi
-	base=
-	[ "${BASE:-1}" = 0 ] || base=$("$LAB_TOP/scripts/build-base.sh" qemu)
-	# guest_matrix KERNEL LOG CONF: one boot running the matrix of CONF;
-	# a guest that stops early (boot.sh fails, a hang ends in its sysrq
-	# dump) is noted in $out/stopped
-	cost=${COST:-1}
-	case $cost in
-	0) ;;
-	1) cost_plugin "$out/cost.err" ||
-		{ note "no cost plugin ($(tail -n1 "$out/cost.err")): no cost figures"; cost=0; } ;;
-	*) die "COST must be 0 or 1, not '$cost'" ;;
-	esac
-	guest_matrix() {
-		local rc c=()
-		[ "$cost" = 0 ] || c=(--cost "$out/cost-${2%.log}.out")
-		set +e
-		# each run has its own time limit in the guest; the boot's is
-		# the last resort (BENCH_TIMEOUT)
-		LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$1" --nps "$NPS" \
-			--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/$2" \
-			--timeout "${BENCH_TIMEOUT:-86400}" "${c[@]}" -- "/lab/bench-guest.sh /lab/out/$3" \
-			2>"$out/boot.err" | grep --line-buffered '^bench:'
-		rc=${PIPESTATUS[0]}
-		set -e
-		# the cost figures of this boot's rows: the base kernel's boot ran
-		# variant base alone (base@KNOB=VALUE with KNOBS)
-		if [ -f "$out/results.csv" ]; then
-			local rows=(--except 'variant=base*')
-			[ "$3" != bench-base.conf ] || rows=(--only 'variant=base*')
-			"$LAB_TOP/scripts/sis_cost.py" attach "${rows[@]}" "$out/results.csv" \
-				"$out/cost-${2%.log}.out" 2>"$out/cost.err" ||
-				note "no cost figures for $2: $(tail -n1 "$out/cost.err")"
-		fi
-		# a knob or variant this kernel lacks: the guest's one line, or,
-		# after a boot that ran, what is missing
-		if [ -s "$out/refused" ]; then
-			[ "$(wc -l 2>/dev/null <"$out/results.csv" || echo 0)" -gt 1 ] ||
-				die "$(cat "$out/refused")"
-			echo "the guest of $2 ran nothing: $(cat "$out/refused")" >>"$out/stopped"
-			rm -f "$out/refused"
-			return
-		fi
-		# 3: the guest ran everything, some runs failed (listed in results.csv)
-		case $rc in
-		0|3) ;;
-		*) echo "the guest of $2 stopped early (status $rc): $(tail -n1 "$out/boot.err")" >>"$out/stopped" ;;
-		esac
-	}
-	guest_matrix "$kernel" console.log bench.conf
+	guest_boot "$kernel" "$NPS" console.log cost-console.out \
+		"/lab/bench-guest.sh /lab/out/bench.conf" --except 'variant=base*'
 	# the base kernel has none of the series' features: every run is the
-	# base as it is, labelled base; nothing to verify against tip there
-	[ -z "$base" ] || guest_matrix "$base" console-base.log bench-base.conf
+	# base as it is, labelled base (base@KNOB=VALUE with KNOBS); nothing
+	# to verify against tip there
+	[ -z "$base" ] || guest_boot "$base" "$NPS" console-base.log cost-console-base.out \
+		"/lab/bench-guest.sh /lab/out/bench-base.conf" --only 'variant=base*'
 fi
-# the program and version of each benchmark, from this machine (the
-# guest runs copies of its programs)
-tools=$LAB_OUT/tools-static
-[ "$host" = 0 ] || tools=$LAB_OUT/tools
-"$LAB_TOP/scripts/bench-programs.sh" --tools "$tools" >"$out/programs.txt" ||
-	{ rm -f "$out/programs.txt"; note "the programs' versions were not recorded"; }
-# the header alone, if the guest got that far
-[ "$(wc -l 2>/dev/null <"$out/results.csv" || echo 0)" -gt 1 ] ||
-	die "no results were written (see $out/console.log) $(cat "$out/stopped" 2>/dev/null || true)"
-# what is missing and why leads every report
-failed=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	c["status"] && $c["status"] != "ok" {
-		printf "  %s %s, %s, %s %s: %s\n", $c["bench"], $c["case"], $c["variant"],
-			($c["kind"] == "verify" ? "verification run" : "round"), $c["round"], $c["status"] }' \
-	"$out/results.csv")
-{
-	[ ! -f "$out/stopped" ] || cat "$out/stopped"
-	if [ -n "$failed" ]; then
-		echo "$(printf '%s\n' "$failed" | wc -l) results failed and are left out of the tables:"
-		printf '%s\n' "$failed"
-	fi
-} >"$out/missing.txt"
-r=$LAB_TOP/scripts/bench-report.sh
-"$r" --format old "$out/results.csv" >"$out/report-old.body"
-"$r" --format json "$out/results.csv" >"$out/results.json"
-"$r" --plot "$out/plots" "$out/results.csv" >"$out/report.body"
-for f in report report-old; do
-	if [ -s "$out/missing.txt" ]; then
-		{ echo "MISSING RESULTS"; cat "$out/missing.txt"; echo; cat "$out/$f.body"; } >"$out/$f.txt"
-	else
-		cat "$out/$f.body" >"$out/$f.txt"
-	fi
-	rm -f "$out/$f.body"
-done
-cat "$out/report.txt"
-note "reports: $out/report.txt, $out/report-old.txt, $out/results.json, $out/plots/"
-if [ -s "$out/missing.txt" ]; then
-	note "$(head -n1 "$out/missing.txt")"
+
+[ "$(wc -l 2>/dev/null <"$csv" || echo 0)" -gt 1 ] ||
+	die "no results were written (see $out/console*.log) $(cat "$out/stopped" 2>/dev/null || true)"
+
+# score_report: the scoreboard's report, cover letter table, results
+# tables and plots
+score_report() {
+	local r=$LAB_TOP/scripts/score_report.py
+	"$r" --plot "$out" "$csv" >"$out/report.txt"
+	"$r" --format cover "$csv" >"$out/cover-letter.txt"
+	"$r" --format markdown "$csv" >"$out/results.md"
+	ln -sfn "$stamp" "$LAB_OUT/score/latest"
+	cat "$out/report.txt"
+	note "report: $out/report.txt; cover letter table: $LAB_OUT/score/latest/cover-letter.txt; results tables: $out/results.md; plots: $out/frontier-nps*.png"
+	local failed
+	failed=$(grep -c ',failed: ' "$csv" || true)
 	[ ! -s "$out/stopped" ] || exit 4
-	exit 3
-fi
+	[ "$failed" = 0 ] || { note "$failed runs failed (status column of $csv)"; exit 3; }
+}
+
+# bench_report: the programs, the reports (LKML tables, the old format,
+# JSON, plots), each led by what is missing and why
+bench_report() {
+	# the program and version of each benchmark, from this machine (the
+	# guest runs copies of its programs)
+	tools=$LAB_OUT/tools-static
+	[ "$host" = 0 ] || tools=$LAB_OUT/tools
+	"$LAB_TOP/scripts/bench-programs.sh" --tools "$tools" >"$out/programs.txt" ||
+		{ rm -f "$out/programs.txt"; note "the programs' versions were not recorded"; }
+	# what is missing and why leads every report
+	failed=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		c["status"] && $c["status"] != "ok" {
+			printf "  %s %s, %s, %s %s: %s\n", $c["bench"], $c["case"], $c["variant"],
+				($c["kind"] == "verify" ? "verification run" : "round"), $c["round"], $c["status"] }' \
+		"$out/results.csv")
+	{
+		[ ! -f "$out/stopped" ] || cat "$out/stopped"
+		if [ -n "$failed" ]; then
+			echo "$(printf '%s\n' "$failed" | wc -l) results failed and are left out of the tables:"
+			printf '%s\n' "$failed"
+		fi
+	} >"$out/missing.txt"
+	r=$LAB_TOP/scripts/bench-report.sh
+	"$r" --format old "$out/results.csv" >"$out/report-old.body"
+	"$r" --format json "$out/results.csv" >"$out/results.json"
+	"$r" --plot "$out/plots" "$out/results.csv" >"$out/report.body"
+	for f in report report-old; do
+		if [ -s "$out/missing.txt" ]; then
+			{ echo "MISSING RESULTS"; cat "$out/missing.txt"; echo; cat "$out/$f.body"; } >"$out/$f.txt"
+		else
+			cat "$out/$f.body" >"$out/$f.txt"
+		fi
+		rm -f "$out/$f.body"
+	done
+	cat "$out/report.txt"
+	note "reports: $out/report.txt, $out/report-old.txt, $out/results.json, $out/plots/"
+	if [ -s "$out/missing.txt" ]; then
+		note "$(head -n1 "$out/missing.txt")"
+		[ ! -s "$out/stopped" ] || exit 4
+		exit 3
+	fi
+}
+
+"${mode}_report"

@@ -16,8 +16,8 @@ round is "v1", "v2"...  A value that is not a finite number ("NA": the run
 failed) is left out.  A variant "NAME@KNOB=VALUE..." ran with sched knob
 values (bench.sh's KNOBS); the base is "tip", or without it the first
 "tip@..." of the results (tip at each knob's first value).
-META is bench-meta.txt (bench|direction|statistic|case label|units|
-program).  Next to RESULTS.CSV, system.txt (written by the runner) fills
+META is the benchmark registry (default: guest/bench-registry.sh's
+output; bench|direction|statistic|case label|units|program).  Next to RESULTS.CSV, system.txt (written by the runner) fills
 in the system details, and programs.txt (scripts/bench-programs.sh:
 "COMMAND|package and version") the Programs block.  When system.txt says
 the machine was emulated ("emulation: QEMU TCG"), the norm report leads
@@ -44,13 +44,8 @@ import subprocess
 import sys
 from collections import namedtuple
 
-PROG = os.environ.get("BENCH_REPORT_PROG") or os.path.basename(sys.argv[0])
-
-
-def fail(msg):
-    """One error line, in the lab's die() form, and exit 1."""
-    print("%s: error: %s" % (PROG, msg), file=sys.stderr)
-    sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lab_results import BENCH_FIGURES, PROG, fail  # noqa: E402
 
 
 try:
@@ -75,26 +70,10 @@ Meta = namedtuple("Meta", "direction statistic label units program")
 DEFAULT_META = Meta("higher", "AMean", "Case", "Normalized value", "")
 
 # What select_idle_sibling() decided during each run, as guest/sis-stats.sh
-# prints it (its KEY=VALUE lines) and guest/bench-guest.sh records it:
-# (column, row label, format of the mean over the runs)
-FIGURES = (
-    ("wakeups", "wakeups per run", "%.0f"),
-    ("probes_per_wakeup", "probes per wakeup", "%.2f"),
-    ("idle_hit_pct", "idle-hit rate", "%.1f%%"),
-    ("missed_idle_llc_pct", "missed idle, LLC", "%.1f%%"),
-    ("missed_idle_node_pct", "missed idle, node", "%.1f%%"),
-    ("short_taken_pct", "SIS_SHORT shortcut taken", "%.1f%%"),
-    ("core_busy", "SIS_CORE busy candidates", "%.0f"),
-    ("node_scans", "SIS_NODE scans", "%.0f"),
-    ("node_probes_per_scan", "SIS_NODE probes per scan", "%.2f"),
-    ("node_hit_pct", "SIS_NODE hit rate", "%.1f%%"),
-    # the sis-cost plugin's (scripts/sis_cost.py attach), in guest
-    # instructions and modelled cache-line transfers
-    ("place_ipw", "placement instructions per wakeup", "%.0f"),
-    ("upkeep_ipw", "mask upkeep instructions per wakeup", "%.0f"),
-    ("sched_ipw", "kernel/sched instructions per wakeup", "%.0f"),
-    ("pu_xpw", "line transfers per wakeup", "%.2f"),
-)
+# prints it (its KEY=VALUE lines) and guest/bench-guest.sh records it, and
+# the cost plugin's figures: (column, row label, format of the mean over
+# the runs), from scripts/lab_results.py
+FIGURES = BENCH_FIGURES
 
 
 def number(text):
@@ -272,21 +251,32 @@ def split_label(v):
     return parts[0], parts[1:]
 
 
+def registry_text(path):
+    """The benchmark registry: the file at PATH, or, without one, what
+    guest/bench-registry.sh collects from the benchmarks' files."""
+    if path:
+        try:
+            with open(path) as f:
+                return f.read()
+        except OSError as e:
+            fail("cannot read %s: %s" % (path, e.strerror))
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          os.pardir, "guest", "bench-registry.sh")
+    run = subprocess.run(["sh", script], capture_output=True, text=True)
+    if run.returncode:
+        fail("the benchmark registry: %s" % run.stderr.strip())
+    return run.stdout
+
+
 def read_meta(path):
     meta, order = {}, []
-    try:
-        f = open(path)
-    except OSError as e:
-        fail("cannot read %s: %s" % (path, e.strerror))
-    with f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            m = (line.split("|") + [""] * 6)[:6]
-            if m[0] not in meta:
-                order.append(m[0])
-            meta[m[0]] = Meta(*m[1:])
+    for line in registry_text(path).splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = (line.split("|") + [""] * 6)[:6]
+        if m[0] not in meta:
+            order.append(m[0])
+        meta[m[0]] = Meta(*m[1:])
     return meta, order
 
 
@@ -524,7 +514,7 @@ def programs_block(rep):
     for b in rep.r.benches:
         p = program_of(rep, b)
         if p is None:
-            what = "not named in bench-meta.txt"
+            what = "not named in the benchmark registry"
         else:
             what = "%s (%s)" % (p[2], p[3] or "version not recorded")
         out.append("  %s %s" % ((b.name + ":").ljust(width), what))
@@ -734,13 +724,12 @@ def plots(rep, outdir):
 
 
 def main(argv=None):
-    here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--format", default="norm")
     ap.add_argument("--sig", default="ci")
     ap.add_argument("--nps", default="")
     ap.add_argument("--plot", default="")
-    ap.add_argument("--meta", default=os.path.join(here, os.pardir, "guest", "bench-meta.txt"))
+    ap.add_argument("--meta")
     ap.add_argument("results")
     a = ap.parse_args(argv)
     if a.format not in FORMATS:

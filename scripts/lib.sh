@@ -79,17 +79,20 @@ cost_plugin() {
 	"$LAB_TOP/scripts/build-cost-plugin.sh" ${q:+--qemu "$q"} >/dev/null 2>"$1"
 }
 
-# the benchmark registry, read by host and guest
-BENCH_META=$LAB_TOP/guest/bench-meta.txt
+# bench_registry: the benchmark registry, collected from the benchmarks'
+# files (guest/bench-registry.sh), read by host and guest
+bench_registry() {
+	sh "$LAB_TOP/guest/bench-registry.sh"
+}
 
 # bench_names: the benchmarks (BENCHES names) of the registry, in its order
 bench_names() {
-	awk -F'|' '!/^#/ && NF >= 8 && !seen[$7]++ { print $7 }' "$BENCH_META" | tr '\n' ' ' | sed 's/ $//'
+	bench_registry | awk -F'|' 'NF >= 8 && !seen[$7]++ { print $7 }' | tr '\n' ' ' | sed 's/ $//'
 }
 
 # bench_host_programs BENCH...: the host commands the guest needs for them
 bench_host_programs() {
-	awk -F'|' -v want=" $* " '!/^#/ && NF >= 8 && index(want, " " $7 " ") { print $8 }' "$BENCH_META" |
+	bench_registry | awk -F'|' -v want=" $* " 'NF >= 8 && index(want, " " $7 " ") { print $8 }' |
 		tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
 }
 

@@ -42,28 +42,18 @@ import sys
 import textwrap
 from fractions import Fraction
 
-PROG = os.path.basename(sys.argv[0])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lab_results import PROG, SCORE_FIGURES, fail  # noqa: E402
+
 EMULATED = "emulated (QEMU TCG)"
 BASE = "tip"
 # The guest reads the SIS counters one after the other while wakeups go
 # on, so a rate computed from two of them can pass 100% by the wakeups
 # counted in flight: measured 100.1% (1285 hits of 1284 wakeups).
 PCT_SLACK = 1.0
-# (column, report heading, cover heading, decimals)
-METRICS = (
-    ("probes_per_wakeup", "probes/wakeup", "probes", 2),
-    ("idle_hit_pct", "idle-hit %", "idle-hit", 1),
-    ("missed_llc_pct", "missed LLC %", "miss LLC", 1),
-    ("missed_node_pct", "missed node %", "miss node", 1),
-    ("left_llc_pct", "left LLC %", "left LLC", 1),
-    ("llcs_full_pct", "LLCs full %", "LLCs full", 1),
-    # the cost plugin's (scripts/sis_cost.py), NA in runs without it
-    ("place_ipw", "place insns/wakeup", "place", 0),
-    ("upkeep_ipw", "upkeep insns/wakeup", "upkeep", 0),
-    ("sched_ipw", "sched insns/wakeup", "sched", 0),
-    ("sched_ipu", "sched insns/unit", "sched/unit", 0),
-    ("pu_xpw", "transfers/wakeup", "transfers", 2),
-)
+# (column, report heading, cover heading, decimals), from
+# scripts/lab_results.py
+METRICS = SCORE_FIGURES
 COST = ("place_ipw", "upkeep_ipw", "sched_ipw", "sched_ipu", "pu_xpw")
 # figures that results files from before the figure's time lack (n/a
 # then); the cost columns show only where some run has them
@@ -103,12 +93,6 @@ NOISE = (
     "divided by the square root of the runs per boot, and more than that "
     "is a boot effect.  Each is given as its median and largest over the "
     "cells, with the cell of the largest.")
-
-
-def fail(msg):
-    """One error line, in the lab's die() form, and exit 1."""
-    print("%s: error: %s" % (PROG, msg), file=sys.stderr)
-    sys.exit(1)
 
 
 def read_conf(path):

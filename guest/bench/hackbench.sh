@@ -5,6 +5,8 @@
 # A benchmark file: sourced by the guest drivers (sis-lib.sh bench_load,
 # which describes the functions).
 
+# result 20: hackbench|lower|AMean|Case|Normalized time in seconds|deb perf perf bench sched messaging -p -t -g N -l LOOPS|hackbench|perf
+
 # hackbench_cases: groups per run; full: the ranges of the LKML reports
 # (256 CPUs -> 1..16 groups)
 hackbench_cases() {

@@ -4,6 +4,8 @@
 # (NETPERF_PORT).  A benchmark file: sourced by the guest drivers
 # (sis-lib.sh bench_load, which describes the functions).
 
+# result 50: netperf|higher|AMean|Clients|Normalized Throughput|deb netperf netperf TCP_RR, one per client, against netserver|netperf|
+
 netperf_cases() {
 	case $SIZE in
 	tiny) echo 1 ;;

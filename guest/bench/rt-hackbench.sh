@@ -3,6 +3,8 @@
 # bench.  A benchmark file: sourced by the guest drivers (sis-lib.sh
 # bench_load, which describes the functions).
 
+# result 10: rt-hackbench|lower|AMean|Case|Normalized time in seconds|deb hackbench hackbench -p -g N -l LOOPS|rt-hackbench|hackbench
+
 # rt_hackbench_cases: groups per run, as perf's hackbench (bench/hackbench.sh)
 rt_hackbench_cases() {
 	hackbench_cases

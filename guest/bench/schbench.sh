@@ -3,6 +3,10 @@
 # work: message threads waking workers.  A benchmark file: sourced by the
 # guest drivers (sis-lib.sh bench_load, which describes the functions).
 
+# result 30: new-schbench-requests-per-second|higher|Median|#workers|Normalized Requests per second|lab sis-schbench sis-schbench -m 2 -t N, the lab's own, matching schbench's work|schbench|
+# result 30: new-schbench-wakeup-latency|lower|Median|#workers|Normalized 99th percentile latency in us|lab sis-schbench sis-schbench -m 2 -t N, the lab's own, matching schbench's work|schbench|
+# result 30: new-schbench-request-latency|lower|Median|#workers|Normalized 99th percentile latency in us|lab sis-schbench sis-schbench -m 2 -t N, the lab's own, matching schbench's work|schbench|
+
 schbench_cases() {
 	case $SIZE in
 	tiny) echo 1 ;;

@@ -3,6 +3,9 @@
 # one thread group per LLC.  A benchmark file: sourced by the guest
 # drivers (sis-lib.sh bench_load, which describes the functions).
 
+# result 60: stream-10|higher|HMean|Test|Normalized Bandwidth, MB/s|lab sis-stream sis-stream -j LLCs, the lab's own, STREAM's kernels, spin-then-sleep barrier|stream|
+# result 60: stream-100|higher|HMean|Test|Normalized Bandwidth, MB/s|lab sis-stream sis-stream -j LLCs, the lab's own, STREAM's kernels, spin-then-sleep barrier|stream|
+
 # stream_cases: the percentage of the arrays' elements per run
 stream_cases() {
 	case $SIZE in

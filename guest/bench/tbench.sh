@@ -4,6 +4,8 @@
 # by the guest drivers (sis-lib.sh bench_load, which describes the
 # functions).
 
+# result 40: tbench|higher|AMean|Clients|Normalized throughput|deb tbench tbench N against tbench_srv on loopback|tbench|tbench tbench_srv
+
 tbench_cases() {
 	case $SIZE in
 	tiny) echo 1 ;;

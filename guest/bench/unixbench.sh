@@ -4,6 +4,12 @@
 # sourced by the guest drivers (sis-lib.sh bench_load, which describes
 # the functions).
 
+# result 70: unixbench-syscall|higher|HMean|Copies|Normalized loops per second|lab sis-ubench sis-ubench, the lab's own, UnixBench's tests (execl, spawn: dynamic)|unixbench|
+# result 70: unixbench-pipe|higher|HMean|Copies|Normalized loops per second|lab sis-ubench sis-ubench, the lab's own, UnixBench's tests (execl, spawn: dynamic)|unixbench|
+# result 70: unixbench-context1|higher|HMean|Copies|Normalized loops per second|lab sis-ubench sis-ubench, the lab's own, UnixBench's tests (execl, spawn: dynamic)|unixbench|
+# result 70: unixbench-spawn|higher|HMean|Copies|Normalized loops per second|lab sis-ubench sis-ubench, the lab's own, UnixBench's tests (execl, spawn: dynamic)|unixbench|
+# result 70: unixbench-execl|higher|HMean|Copies|Normalized loops per second|lab sis-ubench sis-ubench, the lab's own, UnixBench's tests (execl, spawn: dynamic)|unixbench|
+
 # unixbench_cases: TEST:COPIES
 unixbench_cases() {
 	for t in syscall pipe context1 spawn execl; do

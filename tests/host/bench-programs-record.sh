@@ -44,10 +44,10 @@ sis-schbench|tools/sis-schbench.c at commit abc1234"
 	printf 'x|higher|AMean|Case|u|rpm foo\n' >"$b/bad-meta"
 	expect_error "bench-programs: unknown program source" "is neither 'deb COMMAND' nor 'lab PROGRAM'" \
 		"$S/bench-programs.sh" --meta "$b/bad-meta"
-	# this machine: a line per program of bench-meta.txt, the lab's
+	# this machine: a line per program of the registry, the lab's
 	# netperf from its tools
 	got=$("$S/bench-programs.sh" --tools "$LAB_OUT/tools" 2>&1)
-	want=$(awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); print p[2] }' "$G/bench-meta.txt" | sort -u)
+	want=$(awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); print p[2] }' <(sh "$G/bench-registry.sh") | sort -u)
 	if [ "$(echo "$got" | cut -d'|' -f1 | sort)" = "$want" ] && ! echo "$got" | grep -q '|$'; then
 		ok "bench-programs.sh here: $(echo "$got" | tr '\n' ';')"
 	else

@@ -6,12 +6,14 @@ sec_bench() {
 	# the benchmark pipeline end to end, at its smallest size: every benchmark
 	# runs in the guest, results, reports, JSON and plots come out; the
 	# numbers themselves are not checked.  KNOBS=llc_balancing=0 (one value:
-	# no more runs) sets cache-aware scheduling's knob for every run
+	# no more runs) sets cache-aware scheduling's knob for every run.
+	# COST=0: the cost path is the engine's, which the cost boot runs
+	# (tests/cost), and the plugin doubles the audited runs
 	d=
 	if [ "${TEST_BENCH:-1}" = 1 ]; then
 		echo "== bench smoke run (SIZE=tiny)"
 		rc=0
-		SIZE=tiny ROUNDS=2 VERIFY=1 VARIANTS="tip SIS_SHORT+SIS_CORE" KNOBS=llc_balancing=0 NPS=1 \
+		SIZE=tiny ROUNDS=2 VERIFY=1 VARIANTS="tip SIS_SHORT+SIS_CORE" KNOBS=llc_balancing=0 NPS=1 COST=0 \
 			"$S/bench.sh" --kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
 			>"$logs/bench-smoke.log" 2>&1 || rc=$?
 		d=$(sed -n 's/^bench.sh: results in //p' "$logs/bench-smoke.log")
@@ -21,7 +23,7 @@ sec_bench() {
 			rc=0
 		fi
 		if [ "$rc" = 0 ]; then
-			for b in $(awk -F'|' '!/^#/ && NF { print $1 }' "$G/bench-meta.txt" | grep -v 'stream-100'); do
+			for b in $(awk -F'|' '!/^#/ && NF { print $1 }' <(sh "$G/bench-registry.sh") | grep -v 'stream-100'); do
 				n=$(csv_cols "$d/results.csv" bench kind value |
 					awk -F, -v b="$b" '$1 == b && $2 == "run" && $3 ~ /^[0-9.]+$/' | wc -l)
 				if [ "$n" -ge 4 ]; then
@@ -92,7 +94,7 @@ sec_bench() {
 		local try
 		for try in 1 2; do
 			rc=0
-			BASE=0 SHAPE=small SIZE=tiny RUNTIME=600 ROUNDS=1 VERIFY=0 VARIANTS=tip BENCHES=tbench NPS=1 \
+			BASE=0 SHAPE=small SIZE=tiny RUNTIME=600 ROUNDS=1 VERIFY=0 VARIANTS=tip BENCHES=tbench NPS=1 COST=0 \
 				KNOBS=llc_balancing=0,1 BENCH_TIMEOUT=180 "$S/bench.sh" \
 				--kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
 				>"$logs/bench-killed.log" 2>&1 || rc=$?

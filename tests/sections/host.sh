@@ -94,6 +94,7 @@ sec_host() {
 		notok "tools self-tests: $(tail -n1 "$logs/tools-check.log")"
 	fi
 	host_bench_programs
+	bench_registry_one_file
 	bench_driver_failures
 	refresh_refuses_edited_stack
 	cover_letter_numbers
@@ -204,7 +205,7 @@ assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 4
 	fi
 	# the guest's pick of verification re-runs (mawk there, as here)
 	for csv in results.csv results-by-name.csv; do
-		outl=$(awk -f "$G/bench-stats.awk" -v mode=outliers "$G/bench-meta.txt" "$rep/$csv")
+		outl=$(awk -f "$G/bench-stats.awk" -v mode=outliers <(sh "$G/bench-registry.sh") "$rep/$csv")
 		if [ "$outl" = "hackbench:1 SIS_CORE" ]; then
 			ok "outlier selection picks the regressed case of $csv for re-running ($outl)"
 		else
@@ -212,7 +213,7 @@ assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 4
 		fi
 	done
 	outl=$(awk -f "$G/bench-stats.awk" -v mode=outliers -v base=tip@llc_balancing=0 \
-		"$G/bench-meta.txt" "$rep/emulated/results.csv" | tr '\n' ' ')
+		<(sh "$G/bench-registry.sh") "$rep/emulated/results.csv" | tr '\n' ' ')
 	if [ "$outl" = "hackbench:1 SIS_NODE@llc_balancing=0 hackbench:1 SIS_NODE@llc_balancing=1 " ]; then
 		ok "outlier selection against tip@llc_balancing=0 picks what the report marks * (${outl% })"
 	else
@@ -222,7 +223,7 @@ assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 4
 	expect_error "report: option without its value" "--format needs a value" "$S/bench-report.sh" --format
 	expect_error "report: not a results file" "is not a bench results file" "$S/bench-report.sh" "$rep/system.txt"
 	expect_error "report: guest awk asked for a report" "only outliers runs here" \
-		awk -f "$G/bench-stats.awk" -v mode=norm "$G/bench-meta.txt" "$rep/results.csv"
+		awk -f "$G/bench-stats.awk" -v mode=norm <(sh "$G/bench-registry.sh") "$rep/results.csv"
 	expect_error "bench: bad ROUNDS" "ROUNDS must be a positive number" env ROUNDS=x "$S/bench.sh"
 	expect_error "bench: unknown benchmark" "unknown benchmark 'foo' (rt-hackbench hackbench schbench" env BENCHES=foo "$S/bench.sh"
 	expect_error "bench: bad RUN_LIMIT" "must be positive numbers, not 'soon'" env RUN_LIMIT=soon "$S/bench.sh"

@@ -1,0 +1,118 @@
+# shellcheck shell=sh disable=SC2154
+# The run engine of the guest drivers, bench-guest.sh (make bench) and
+# score-guest.sh (make score): variants switched at run time, their
+# rotation over rounds, the benchmarks' servers, and measured runs (a time
+# limit, the SIS statistics around them, cost markers).  Sourced after
+# sis-lib.sh; the driver sets first:
+#   T        a scratch directory (removed at the end)
+#   LIMIT    seconds before a run counts as hung; SYSRQ the sysrq trigger
+#   AUDIT    1: the statistics with the missed-idle audit (sis-stats.sh
+#            --audit), 0: without
+#   COST_RERUN  1: with the audit, each run once more between two cost
+#            markers without the statistics, when the guest counts cost;
+#            0: no cost figures for audited runs
+# A run's own output goes to $BENCH_OUT ($T/cmd), the statistics' to
+# $T/out.
+BENCH_OUT=$T/cmd
+
+# variant NAME: every feature of the series off, then those of NAME
+# ("a+b") on, in the order named, each with what it refines (sis-lib.sh
+# feature_on); tip (and base, the unpatched kernel) has them all off.
+# Fails when this kernel lacks one of them.
+variant() {
+	features_off
+	case $1 in tip|base) return 0 ;; esac
+	for _vf in $(echo "$1" | tr + ' '); do
+		[ -n "$(feature_state "$_vf")" ] || return 1
+		feature_on "$_vf" || return 1
+	done
+}
+
+# variant_lacks NAME: the features of variant NAME this kernel lacks
+variant_lacks() {
+	case $1 in tip|base) return 0 ;; esac
+	for _vf in $(echo "$1" | tr + ' '); do
+		[ -n "$(feature_state "$_vf")" ] || printf ' %s' "$_vf"
+	done
+}
+
+# rotation ROUND LABEL...: the labels, the first ROUND - 1 moved to the
+# end, so that over the rounds each runs first as often (drift spreads)
+rotation() {
+	_rr=$1
+	shift
+	printf '%s\n' "$@" | awk -v r="$_rr" '{ a[NR] = $0 } END {
+		for (i = 0; i < NR; i++) print a[(i + r - 1) % NR + 1] }'
+}
+
+# engine_start BENCH...: start the benchmarks' servers; at exit stop them,
+# switch every feature off, run the driver's $ENGINE_EXIT and remove $T.
+# Fails when a server did not start ($BENCH_PORTS names their ports).
+engine_start() {
+	bench_servers "$@"
+	trap '[ -z "$BENCH_SRVS" ] || kill $BENCH_SRVS 2>/dev/null; variant tip; ${ENGINE_EXIT:-:}; rm -rf "$T"' EXIT
+	trap 'exit 130' INT TERM
+	bench_servers_up
+}
+
+# sweep ROUNDS SET RUN LABELS JOBS: for each round, each label in that
+# round's rotation is switched on with SET LABEL, then each job runs
+# with RUN JOB.  RUN sees $round, $n (this run's number), $total and
+# $eta ("(ELAPSEDs, about REMAININGs left)").
+sweep() {
+	_rounds=$1 _set=$2 _run=$3 _labels=$4 _jobs=$5
+	total=$((_rounds * $(echo $_labels | wc -w) * $(echo $_jobs | wc -w)))
+	n=0 round=1
+	_start=$(date +%s)
+	while [ "$round" -le "$_rounds" ]; do
+		# shellcheck disable=SC2086
+		for _l in $(rotation "$round" $_labels); do
+			$_set "$_l"
+			for _j in $_jobs; do
+				n=$((n + 1))
+				_el=$(($(date +%s) - _start))
+				eta="(${_el}s, about $((_el * (total - n + 1) / (n > 1 ? n - 1 : 1)))s left)"
+				$_run "$_j"
+			done
+		done
+		round=$((round + 1))
+	done
+	sweep_secs=$(($(date +%s) - _start))
+}
+
+# measure CMD...: run CMD in its own session, at most LIMIT seconds, its
+# output into $BENCH_OUT, under the SIS statistics when the kernel has
+# them ($T/out); $fail says why it failed, if it did.  $cost_from and
+# $cost_to are the numbers of the cost markers around the run the cost
+# figures come from, NA without one, and $cost_out that run's output:
+#   - without the audit, this run, between two markers inside the
+#     statistics' reads;
+#   - with it, none, or with COST_RERUN=1 in a guest that counts cost
+#     (booted with the plugin, or COST_MARK set) a second run without the
+#     statistics: the audit probes every CPU of the node on each wakeup
+#     through the functions placement uses, which must not count as
+#     placement.
+measure() {
+	rm -f "$BENCH_OUT"
+	cost_from=NA cost_to=NA cost_out=$BENCH_OUT
+	_m=$(cost-mark.sh --next)
+	if [ ! -r "$D/stats" ]; then
+		run_limited "$LIMIT" "$SYSRQ" "$T/out" "$BENCH_OUT" \
+			cost-mark.sh --around "$BENCH_OUT" "$@"
+	elif [ "$AUDIT" = 0 ]; then
+		run_limited "$LIMIT" "$SYSRQ" "$T/out" "$BENCH_OUT" \
+			sis-stats.sh cost-mark.sh --around "$BENCH_OUT" "$@"
+	else
+		# shellcheck disable=SC2016
+		run_limited "$LIMIT" "$SYSRQ" "$T/out" "$BENCH_OUT" \
+			sis-stats.sh --audit sh -c 'exec "$@" >"$0" 2>&1' "$BENCH_OUT" "$@"
+		[ -z "$fail" ] && [ "$COST_RERUN" = 1 ] || return 0
+		[ -n "${COST_MARK:-}" ] || grep -qw 'lab\.cost=1' /proc/cmdline 2>/dev/null || return 0
+		cost_out=$T/cost.out
+		_m=$(cost-mark.sh --next)
+		run_limited "$LIMIT" "$SYSRQ" "$T/cost" "$T/cost" \
+			cost-mark.sh --around "$cost_out" "$@"
+		[ -z "$fail" ] || { fail="the cost run: $fail"; return 0; }
+	fi
+	[ "$(($(cost-mark.sh --next) - 1))" != "$((_m + 1))" ] || cost_from=$_m cost_to=$((_m + 1))
+}
