@@ -43,13 +43,15 @@ command -v mawk >/dev/null && AWK=mawk
 bench_load
 
 # sis_figures FILE: the figures sis-stats.sh printed into FILE as KEY=VALUE
-# lines, as CSV cells: wakeups, probes per wakeup, idle-hit and missed-idle
-# (LLC, node) rates, SIS_SHORT's shortcut rate, SIS_CORE's busy candidates,
-# SIS_NODE's scans, probes per scan and hit rate; NA for what it did not
-# print (sis-lib.sh's sis_keys)
+# lines, as CSV cells: those of figures.txt with a bench column (wakeups,
+# probes per wakeup, idle-hit and missed-idle rates, SIS_SHORT's, SIS_CORE's
+# and SIS_NODE's figures), NA for what it did not print (sis-lib.sh's
+# figures, sis_keys)
+FIG_KEYS=$(figures bench | cut -d' ' -f1 | tr '\n' ' ')
+FIG_COLS=$(figures bench | cut -d' ' -f2 | tr '\n' ',' | sed 's/,$//')
 sis_figures() {
-	sis_keys "$1" wakeups probes_per_wakeup idle_hit_pct llc_missed_pct node_missed_pct \
-		short_taken_pct core_busy node_scans node_probes_per_scan node_hit_pct
+	# shellcheck disable=SC2086
+	sis_keys "$1" $FIG_KEYS
 }
 
 # --parse BENCH ARG... FILE: print the figure BENCH's NAME_figure finds in
@@ -268,7 +270,7 @@ size: $SIZE, runtime ${RUNTIME}s per timed run, hackbench loops $LOOPS
 sched_cache: $(sched_cache)
 EOT
 fi
-[ -f "$CSV" ] || echo "bench,case,variant,round,kind,value,wakeups,probes_per_wakeup,idle_hit_pct,missed_idle_llc_pct,missed_idle_node_pct,short_taken_pct,core_busy,node_scans,node_probes_per_scan,node_hit_pct,job,status,cost_from,cost_to" >"$CSV"
+[ -f "$CSV" ] || echo "bench,case,variant,round,kind,value,$FIG_COLS,job,status,cost_from,cost_to" >"$CSV"
 nfail=0
 # the servers of the benchmarks (NAME_server), stopped at the end with
 # every knob's old value back

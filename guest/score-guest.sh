@@ -80,23 +80,30 @@ for v in $VARIANTS; do
 done
 [ -n "$run_variants" ] || { say "this kernel can run none of the variants" >&2; exit 1; }
 
+# the figures of figures.txt with a score column: the keys read, the
+# columns written (probes per wakeup, idle-hit and missed-idle rates,
+# left LLC, LLCs full: left_llc_pct is the share of wakeups placed in an
+# LLC that is neither the one of prev nor the waker's, llcs_full_pct that
+# of audited wakeups whose prev and waker LLCs had no idle CPU, the node
+# one)
+FIG_KEYS=$(figures score | cut -d' ' -f1 | tr '\n' ' ')
+FIG_COLS=$(figures score | cut -d' ' -f2 | tr '\n' ',' | sed 's/,$//')
+
 # emit BENCH LOAD: one row from $T/out (variant, round, tasks, command and
-# seconds from the caller): the figures sis-stats.sh printed there as
-# KEY=VALUE lines (sis-lib.sh's sis_keys); failed rows carry NA for every
-# figure
+# seconds from the caller): wakeups, audited and the figures sis-stats.sh
+# printed there as KEY=VALUE lines (sis-lib.sh's sis_keys); failed rows
+# carry NA for every figure
 emit() {
 	[ -n "$fail" ] || fail=$(figure "$1")
-	# left_llc_pct: wakeups placed in an LLC that is neither the one of
-	# prev nor the waker's; llcs_full_pct: audited wakeups whose prev and
-	# waker LLCs had no idle CPU, the node one
-	# shellcheck disable=SC2046
-	set -- "$1" "$2" $(sis_keys "$T/out" wakeups audited probes_per_wakeup idle_hit_pct \
-		llc_missed_pct node_missed_pct left_llc_pct llcs_full_pct | tr , ' ')
-	if [ -z "$fail" ] && [ "$3" = NA ]; then
+	# shellcheck disable=SC2086
+	figs=$(sis_keys "$T/out" wakeups audited $FIG_KEYS)
+	wakeups=${figs%%,*} audited=${figs#*,}
+	audited=${audited%%,*}
+	if [ -z "$fail" ] && [ "$wakeups" = NA ]; then
 		fail="sis-stats printed no figures (no wakeups= line)"
-	elif [ -z "$fail" ] && [ "$3" = 0 ]; then
+	elif [ -z "$fail" ] && [ "$wakeups" = 0 ]; then
 		fail="sis-stats counted no wakeup"
-	elif [ -z "$fail" ] && { [ "$4" = 0 ] || [ "$4" = NA ]; }; then
+	elif [ -z "$fail" ] && { [ "$audited" = 0 ] || [ "$audited" = NA ]; }; then
 		fail="the missed-idle audit checked no wakeup"
 	fi
 	if [ -n "$fail" ]; then
@@ -106,7 +113,7 @@ emit() {
 			echo "== NPS$NPS boot $BOOT round $round $v $1 $2 ($cmd): $fail"
 			tail -n 20 "$T/cmd" 2>/dev/null || true
 		} >>"$OUT/failed-runs.log"
-		set -- "$1" "$2" NA NA NA NA NA NA NA NA
+		figs=$(echo "$figs" | sed 's/[^,]*/NA/g')
 		st="failed: $(printf '%s' "$fail" | tr ',\n' '; ')"
 		wk=NA cost_from=NA cost_to=NA
 	else
@@ -114,11 +121,11 @@ emit() {
 		st=ok wk=NA
 		[ "$cost_from" = NA ] || wk=$(work "$1" "$cost_out")
 	fi
-	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$3,$4,$5,$6,$7,$8,$9,${10},$wk,$cost_from,$cost_to,$secs,$st" >>"$CSV"
+	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$figs,$wk,$cost_from,$cost_to,$secs,$st" >>"$CSV"
 }
 
 [ -f "$CSV" ] ||
-	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,probes_per_wakeup,idle_hit_pct,missed_llc_pct,missed_node_pct,left_llc_pct,llcs_full_pct,work,cost_from,cost_to,seconds,status" >"$CSV"
+	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,$FIG_COLS,work,cost_from,cost_to,seconds,status" >"$CSV"
 # the servers of the benchmarks (bench/NAME.sh's NAME_server)
 # shellcheck disable=SC2086
 engine_start $BENCHES || { say "a benchmark server did not start ($BENCH_PORTS)" >&2; exit 1; }

@@ -223,6 +223,14 @@ sis_keys() {
 		}' "$_sk"
 }
 
+# figures bench|score: the SIS figures make bench or make score records
+# from sis-stats.sh's KEY=VALUE lines, "KEY COLUMN" a line, in the order
+# of $LAB_DIR/figures.txt (the one list of them)
+figures() {
+	awk -F'|' -v w="$1" '!/^#/ && NF == 8 && $1 != "" {
+		c = (w == "bench" ? $2 : $5); if (c != "") print $1, c }' "$LAB_DIR/figures.txt"
+}
+
 # CPU lists are Linux's "0-3,64-67" form: under the Milan model an LLC or
 # a node has two ranges, and SMT siblings are n and n + NR_CPUS/2.
 # cpus LIST: its CPUs, one per line

@@ -43,7 +43,7 @@ import textwrap
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_results import PROG, SCORE_FIGURES, fail  # noqa: E402
+from lab_results import FIGURES, PROG, SCORE_FIGURES, fail  # noqa: E402
 
 EMULATED = "emulated (QEMU TCG)"
 BASE = "tip"
@@ -54,10 +54,13 @@ PCT_SLACK = 1.0
 # (column, report heading, cover heading, decimals), from
 # scripts/lab_results.py
 METRICS = SCORE_FIGURES
-COST = ("place_ipw", "upkeep_ipw", "sched_ipw", "sched_ipu", "pu_xpw")
-# figures that results files from before the figure's time lack (n/a
-# then); the cost columns show only where some run has them
-OPTIONAL = ("llcs_full_pct",) + COST
+# the cost plugin's figures, which show only where some run has them
+COST = tuple(f.score for f in FIGURES if f.key is None and f.score)
+# the figures of the first scoreboard; results files from before a later
+# figure's time lack it (n/a then)
+REQUIRED = ("probes_per_wakeup", "idle_hit_pct", "missed_llc_pct", "missed_node_pct",
+            "left_llc_pct")
+OPTIONAL = tuple(m[0] for m in METRICS if m[0] not in REQUIRED)
 COLUMNS = ("nps", "variant", "load", "load_point", "round", "boot", "status") + \
     tuple(m[0] for m in METRICS if m[0] not in OPTIONAL)
 DEFINITIONS = (

@@ -95,6 +95,7 @@ sec_host() {
 	fi
 	host_bench_programs
 	bench_registry_one_file
+	figures_one_list
 	bench_driver_failures
 	refresh_refuses_edited_stack
 	cover_letter_numbers
@@ -227,6 +228,11 @@ assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 4
 	expect_error "bench: bad ROUNDS" "ROUNDS must be a positive number" env ROUNDS=x "$S/bench.sh"
 	expect_error "bench: unknown benchmark" "unknown benchmark 'foo' (rt-hackbench hackbench schbench" env BENCHES=foo "$S/bench.sh"
 	expect_error "bench: bad RUN_LIMIT" "must be positive numbers, not 'soon'" env RUN_LIMIT=soon "$S/bench.sh"
+	expect_error "bench: a feature the series lacks" "unknown feature 'SIS_FOO' in variant 'SIS_FOO'" \
+		env VARIANTS="tip SIS_FOO" "$S/bench.sh"
+	expect_error "bench: SIS_NODE_MMC without sched_mmc" "no variant left to run" \
+		env VARIANTS=SIS_NODE+SIS_NODE_MMC MMC=0 "$S/bench.sh"
+	expect_error "score: --host" "runs make bench's matrix, not the scoreboard" "$S/score.sh" --host
 	expect_error "bench: KNOBS without a value" "KNOBS: 'llc_balancing' is not NAME=VALUE" \
 		env KNOBS=llc_balancing "$S/bench.sh"
 	expect_error "bench: KNOBS with an empty value" "KNOBS: 'llc_balancing=0,,1' is not NAME=VALUE" \
