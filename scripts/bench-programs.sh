@@ -71,12 +71,16 @@ lab_source() {
 	fi
 }
 
-if [ -n "$meta" ]; then cat "$meta"; else bench_registry; fi |
-	awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); if (!seen[p[1] " " p[2]]++) print p[1], p[2] }' |
+if [ -z "$meta" ]; then
+	meta=$(mktemp)
+	trap 'rm -f "$meta"' EXIT
+	bench_registry >"$meta" || die "no benchmark registry (guest/bench-registry.sh)"
+fi
+awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); if (!seen[p[1] " " p[2]]++) print p[1], p[2] }' "$meta" |
 while read -r kind cmd; do
 	case $kind in
 	deb) echo "$cmd|$(deb_source "$cmd")" ;;
 	lab) echo "$cmd|$(lab_source "$cmd")" ;;
-	*) die "${meta:-the registry}: program '$kind $cmd' is neither 'deb COMMAND' nor 'lab PROGRAM'" ;;
+	*) die "$meta: program '$kind $cmd' is neither 'deb COMMAND' nor 'lab PROGRAM'" ;;
 	esac
 done

@@ -52,8 +52,9 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 csv=$1
 [ -r "$csv" ] || die "cannot read $csv"
+registry=$(bench_registry) || die "no benchmark registry (guest/bench-registry.sh)"
 py=${PYTHON:-/usr/bin/python3}
 [ -x "$py" ] || py=python3
 BENCH_REPORT_PROG=${0##*/} exec "$py" "$LAB_TOP/scripts/benchreport_lib.py" \
 	--format "$fmt" --sig "$sig" ${nps:+--nps "$nps"} ${plot:+--plot "$plot"} \
-	--meta <(bench_registry) -- "$csv"
+	--meta <(printf '%s\n' "$registry") -- "$csv"

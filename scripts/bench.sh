@@ -67,11 +67,12 @@ Environment:
             (guest/bench-registry.sh; hackbench is perf bench sched
             messaging -p -t)
   SIZE      tiny|small|full (default small: the decision figures of the
-            default variants and the base kernel, about 30 minutes on two
-            host cores; tiny: every benchmark once, plumbing; full: the
-            LKML ranges, e.g. 1..16 hackbench groups on 256 CPUs, 30 s
-            runs, every variant)
-  ROUNDS    runs per data point (default 2, full 3); RUNTIME, LOOPS override the
+            default variants and the base kernel, one round, within 30
+            minutes on two host cores; tiny: every benchmark, plumbing;
+            full: the LKML ranges, e.g. 1..16 hackbench groups on 256
+            CPUs, 30 s runs, every variant)
+  ROUNDS    runs per data point (default 1 at SIZE small, else 3; the
+            [Verification Run] rows need 2); RUNTIME, LOOPS override the
             seconds per timed run and the hackbench loops of SIZE
   VERIFY    re-runs of each significant regression (default 2, 0 = off)
   BASE      1 (default) also boots the unpatched base kernel (build-base.sh)
@@ -81,13 +82,14 @@ Environment:
   BENCH_AUDIT  1 runs sis-stats.sh --audit in every run, for the
             missed-idle rates (default 1 under emulation, 0 with --host: the
             audit walks a NUMA node per wakeup)
-  COST      1 (default, not with --host): count each run's cost with the
-            sis-cost TCG plugin (boot.sh --cost), as make score does:
+  COST      1 (not with --host): count each run's cost with the sis-cost
+            TCG plugin (boot.sh --cost), as make score does by default:
             placement, upkeep and kernel/sched instructions per wakeup,
             line transfers per wakeup, in the SIS decisions; an audited
             run is run once more without the statistics for them (the
             audit's probes of every CPU of the node would count as
-            placement); 0: without
+            placement).  0 (default): without; under the plugin every run
+            is slower, the loaded ones most (Documentation/results.md)
   NETPERF_PORT  the port of the netserver the bench starts (default
             12875, so that a netserver on netperf's 12865 stays out of the
             way, with --host); tbench_srv takes 7003
@@ -200,6 +202,10 @@ EOT
 }
 
 mode=${LAB_RUN_MODE:-bench} host=0 kernel=
+case $mode in
+bench|score) ;;
+*) die "LAB_RUN_MODE is bench or score, not '$mode'" ;;
+esac
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) "${mode}_usage"; exit 0 ;;
@@ -222,7 +228,9 @@ case ${MMC:-0} in
 1) append=(--append sched_mmc) ;;
 *) die "MMC must be 0 or 1, not '${MMC:-}'" ;;
 esac
+# the cost plugin: make score's figures; make bench's only when asked
 cost=${COST:-1}
+[ "$mode" = score ] || cost=${COST:-0}
 case $cost in 0|1) ;; *) die "COST must be 0 or 1, not '$cost'" ;; esac
 [ "$host" = 0 ] || cost=0
 
@@ -327,14 +335,16 @@ score_plan() {
 	[ -n "$jobs" ] || die "no load point is left under the CEILINGS"
 	pick_variants "$SCORE_VARIANTS"
 	stamp=$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE
-	out=$LAB_OUT/score/$stamp conf=score.conf
-	mkdir -p "$out"
-	cat >"$out/$conf" <<-EOT
+	out=$LAB_OUT/score/$stamp csv=$LAB_OUT/score/$stamp/score.csv
+}
+# score_conf: the run configuration the guest reads, score.conf
+score_conf() {
+	cat >"$out/score.conf" <<-EOT
 	machine=QEMU TCG guest${LAB_TCG_THREAD:+ (TCG thread=$LAB_TCG_THREAD)}, $MODEL model, $SHAPE shape, $NR_CPUS CPUs
 	model=$MODEL
 	shape=$SHAPE
 	cpus=$NR_CPUS
-	kernel=
+	kernel=${version:-unknown}
 	boot_args=${append[1]:-}
 	nps=$nps_list
 	boots=$boots
@@ -371,8 +381,8 @@ bench_plan() {
 	nps_list=$NPS boots=1 timeout=${BENCH_TIMEOUT:-86400}
 	size=${SIZE:-small}
 	case $size in tiny|small|full) ;; *) die "unknown SIZE '$size' (tiny, small or full)" ;; esac
-	rounds=${ROUNDS:-2}
-	[ "$size" != full ] || rounds=${ROUNDS:-3}
+	rounds=${ROUNDS:-1}
+	[ "$size" = small ] || rounds=${ROUNDS:-3}
 	positive ROUNDS "$rounds"
 	case ${VERIFY:-2} in *[!0-9]*|'') die "VERIFY must be a number, not '${VERIFY:-}'" ;; esac
 	case ${BASE:-1} in 0|1) ;; *) die "BASE must be 0 or 1, not '${BASE:-}'" ;; esac
@@ -407,14 +417,19 @@ bench_plan() {
 	else
 		pick_variants "$BENCH_VARIANTS"
 	fi
-	out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE-nps$NPS conf=bench.conf
+	[ "${MMC:-0}" = 0 ] || [ "${BASE:-1}" = 0 ] || [ "$host" = 1 ] ||
+		die "MMC=1 adds the MMC level, which the base kernel lacks: BASE=0 with it"
+	out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE-nps$NPS
 	[ "$host" = 0 ] || out=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-host${user_nps:+-nps$user_nps}
-	mkdir -p "$out"
-	# the run configuration, which the guest (or --host, this machine)
-	# reads and the results keep; the base kernel runs from its own copy
+	csv=$out/results.csv
 	audit=${BENCH_AUDIT:-1}
 	[ "$host" = 0 ] || audit=${BENCH_AUDIT:-0}
-	cat >"$out/$conf" <<-EOT
+}
+# bench_conf: the run configuration, which the guest (or --host, this
+# machine) reads and the results keep (the base kernel runs from its own
+# copy), and what the host knows of the run, system.txt
+bench_conf() {
+	cat >"$out/bench.conf" <<-EOT
 	variants=$variants
 	knobs=$knobs
 	benches=$benches
@@ -455,13 +470,9 @@ esac
 for n in "${notes[@]}"; do
 	note "$n"
 done
-note "results in $out"
-[ ${#notes[@]} = 0 ] || printf '%s\n' "${notes[@]}" >>"$out/notes.txt"
-csv=$out/results.csv
-[ "$mode" = bench ] || csv=$out/score.csv
 
 # the kernels
-base=
+base= version=
 if [ "$host" = 0 ]; then
 	if [ -z "$kernel" ]; then
 		"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
@@ -469,8 +480,12 @@ if [ "$host" = 0 ]; then
 	fi
 	[ "$mode" = score ] || [ "${BASE:-1}" = 0 ] || base=$("$LAB_TOP/scripts/build-base.sh" qemu)
 	version=$(file -b "$kernel" | sed -n 's/.*version \([^ ,]*\).*/\1/p')
-	[ "$mode" = bench ] || sed -i "s|^kernel=\$|kernel=${version:-unknown}|" "$out/$conf"
 fi
+mkdir -p "$out"
+"${mode}_conf"
+note "results in $out"
+[ ${#notes[@]} = 0 ] || printf '%s\n' "${notes[@]}" >>"$out/notes.txt"
+
 # the cost plugin for the QEMU boot.sh will take; without it the runs go
 # on and their cost columns are NA
 if [ "$cost" = 1 ] && ! cost_plugin "$out/cost.err"; then
@@ -479,18 +494,19 @@ if [ "$cost" = 1 ] && ! cost_plugin "$out/cost.err"; then
 	cost=0
 fi
 
-# guest_boot KERNEL NPS LOG COST GUEST-COMMAND ROWS...: one boot running
-# GUEST-COMMAND, its console in $out/LOG, the cost plugin's reports in
-# $out/COST; then the cost figures of its rows (sis_cost.py attach's
-# --only/--except ROWS; NA without the plugin).  A guest that refused its
-# run configuration (a knob or variant the kernel lacks: $out/refused)
-# stops the driver with its line when nothing ran before it; a guest that
-# stopped early (boot.sh failed, a hang ended in its sysrq dump) is noted
-# in $out/stopped and notes.txt.  $guest_rc is boot.sh's status (3: the
-# guest ran everything, some runs failed).
+# guest_boot KERNEL NPS LABEL LOG COST GUEST-COMMAND ROWS...: one boot
+# running GUEST-COMMAND, its console in $out/LOG, the cost plugin's
+# reports in $out/COST.  A guest that refused its run configuration (a
+# knob or variant the kernel lacks: $out/refused) stops the driver with
+# its line when nothing ran before it; a guest that stopped early
+# (boot.sh failed, a hang ended in its sysrq dump) is noted as LABEL in
+# $out/stopped and notes.txt.  Then the cost figures of its rows
+# (sis_cost.py attach's --only/--except ROWS; NA without the plugin).
+# $guest_rc is boot.sh's status (3: the guest ran everything, some runs
+# failed).
 guest_boot() {
-	local k=$1 n=$2 log=$3 co=$4 cmd=$5 c=()
-	shift 5
+	local k=$1 n=$2 label=$3 log=$4 co=$5 cmd=$6 c=()
+	shift 6
 	[ "$cost" = 0 ] || c=(--cost "$out/$co")
 	set +e
 	# each run has its own time limit in the guest; the boot's is the
@@ -501,20 +517,20 @@ guest_boot() {
 		2>"$out/boot.err" | grep --line-buffered "^$mode:"
 	guest_rc=${PIPESTATUS[0]}
 	set -e
-	[ ! -f "$csv" ] ||
-		"$LAB_TOP/scripts/sis_cost.py" attach "$@" "$csv" "$out/$co" 2>"$out/cost.err" ||
-		echo "no cost figures for $log: $(tail -n1 "$out/cost.err")" | tee -a "$out/notes.txt" >&2
 	if [ -s "$out/refused" ]; then
 		[ "$(wc -l 2>/dev/null <"$csv" || echo 0)" -gt 1 ] || die "$(cat "$out/refused")"
-		echo "the guest of $log ran nothing: $(cat "$out/refused")" >>"$out/stopped"
+		echo "the guest of $label ran nothing: $(cat "$out/refused")" >>"$out/stopped"
 		rm -f "$out/refused"
-		return
+	else
+		case $guest_rc in
+		0|3) ;;
+		*) echo "the guest of $label stopped early (status $guest_rc): $(tail -n1 "$out/boot.err")" |
+			tee -a "$out/notes.txt" "$out/stopped" >&2 ;;
+		esac
 	fi
-	case $guest_rc in
-	0|3) ;;
-	*) echo "the guest of $log stopped early (status $guest_rc): $(tail -n1 "$out/boot.err")" |
-		tee -a "$out/notes.txt" "$out/stopped" >&2 ;;
-	esac
+	[ ! -f "$csv" ] ||
+		"$LAB_TOP/scripts/sis_cost.py" attach "$@" "$csv" "$out/$co" 2>"$out/cost.err" ||
+		echo "no cost figures for $label: $(tail -n1 "$out/cost.err")" | tee -a "$out/notes.txt" >&2
 }
 
 # the runs
@@ -524,7 +540,7 @@ if [ "$mode" = score ]; then
 	for ((b = 1; b <= boots; b++)); do
 		for n in $nps_list; do
 			note "NPS$n boot $b of $boots"
-			guest_boot "$kernel" "$n" "console-nps$n-boot$b.log" "cost-nps$n-boot$b.out" \
+			guest_boot "$kernel" "$n" "NPS$n boot $b" "console-nps$n-boot$b.log" "cost-nps$n-boot$b.out" \
 				"/lab/score-guest.sh $n $b" --only nps="$n" --only boot="$b"
 		done
 	done
@@ -540,12 +556,12 @@ elif [ "$host" = 1 ]; then
 	# a knob or variant this kernel lacks: the guest's one line
 	[ ! -s "$out/refused" ] || die "$(cat "$out/refused")"
 else
-	guest_boot "$kernel" "$NPS" console.log cost-console.out \
+	guest_boot "$kernel" "$NPS" console.log console.log cost-console.out \
 		"/lab/bench-guest.sh /lab/out/bench.conf" --except 'variant=base*'
 	# the base kernel has none of the series' features: every run is the
 	# base as it is, labelled base (base@KNOB=VALUE with KNOBS); nothing
 	# to verify against tip there
-	[ -z "$base" ] || guest_boot "$base" "$NPS" console-base.log cost-console-base.out \
+	[ -z "$base" ] || guest_boot "$base" "$NPS" console-base.log console-base.log cost-console-base.out \
 		"/lab/bench-guest.sh /lab/out/bench-base.conf" --only 'variant=base*'
 fi
 
