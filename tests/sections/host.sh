@@ -96,6 +96,7 @@ sec_host() {
 	host_bench_programs
 	bench_registry_one_file
 	figures_one_list
+	engine_exit_status
 	bench_driver_failures
 	refresh_refuses_edited_stack
 	cover_letter_numbers
