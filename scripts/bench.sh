@@ -11,7 +11,9 @@ set -eu
 # the scoreboard's variants, in report order (tip: every feature off)
 SCORE_VARIANTS="tip SIS_CORE SIS_NODE SIS_NODE+SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE SIS_NODE+SIS_CORE+SIS_NODE_CORE"
 # the benchmarks of the decision figures: make score's, make bench's at
-# SIZE small
+# SIZE small.  hackbench is rt-tests' in make score (each benchmark's
+# NAME_job) and perf's in make bench (NAME_run; rt-tests' is rt-hackbench
+# there): the results name the command run, the reports the program
 DECISION_BENCHES="hackbench schbench tbench netperf"
 # make bench's variants: SIZE tiny and small, and full
 BENCH_VARIANTS="tip SIS_CORE SIS_NODE SIS_NODE+SIS_CORE+SIS_NODE_CORE"
