@@ -102,7 +102,7 @@ measure() {
 	rm -f "$BENCH_OUT"
 	cost_from=NA cost_to=NA cost_out=$BENCH_OUT
 	_m=$(cost-mark.sh --next)
-	if [ ! -r "$D/stats" ]; then
+	if [ ! -r "$SIS_DEBUGFS/stats" ]; then
 		run_limited "$LIMIT" "$SYSRQ" "$T/out" "$BENCH_OUT" \
 			cost-mark.sh --around "$BENCH_OUT" "$@"
 	elif [ "$AUDIT" = 0 ]; then

@@ -54,7 +54,7 @@ say() {
 }
 
 [ -r "$CONF" ] || { say "no run configuration at $CONF" >&2; exit 1; }
-[ -r "$D/stats" ] || { say "$D/stats missing: this kernel lacks the SIS statistics patch" >&2; exit 1; }
+[ -r "$SIS_DEBUGFS/stats" ] || { say "$SIS_DEBUGFS/stats missing: this kernel lacks the SIS statistics patch" >&2; exit 1; }
 VARIANTS=$(conf variants) BENCHES=$(conf benches)
 JOBS=$(conf jobs) ROUNDS=$(conf rounds) RUNTIME=$(conf runtime)
 MESSAGES=$(conf messages) LIMIT=$(conf run_limit)

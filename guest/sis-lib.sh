@@ -10,13 +10,15 @@ case ${LAB_SCHED_DEBUGFS:-}:${SIS_DEBUGFS:-} in
 :?*/sis) LAB_SCHED_DEBUGFS=${SIS_DEBUGFS%/sis} ;;
 esac
 LAB_SCHED_DEBUGFS=${LAB_SCHED_DEBUGFS:-/sys/kernel/debug/sched}
-F=$LAB_SCHED_DEBUGFS/features
-D=$LAB_SCHED_DEBUGFS/sis
-if [ "${SIS_DEBUGFS:-$D}" != "$D" ] || [ "${SCHED_FEATURES:-$F}" != "$F" ]; then
+if [ "${SIS_DEBUGFS:-$LAB_SCHED_DEBUGFS/sis}" != "$LAB_SCHED_DEBUGFS/sis" ] ||
+	[ "${SCHED_FEATURES:-$LAB_SCHED_DEBUGFS/features}" != "$LAB_SCHED_DEBUGFS/features" ]; then
 	echo "sis-lib.sh: SIS_DEBUGFS and SCHED_FEATURES must be \$LAB_SCHED_DEBUGFS/sis and /features ($LAB_SCHED_DEBUGFS): set LAB_SCHED_DEBUGFS alone" >&2
 	exit 2
 fi
-SIS_DEBUGFS=$D
+# the features file and the SIS statistics directory, which the guest
+# code names by these two
+SCHED_FEATURES=$LAB_SCHED_DEBUGFS/features
+SIS_DEBUGFS=$LAB_SCHED_DEBUGFS/sis
 export LAB_SCHED_DEBUGFS SIS_DEBUGFS
 
 # The guest tests speak KTAP (Documentation/dev-tools/ktap.rst): each test
@@ -346,14 +348,14 @@ llc() {
 # feature_state NAME: NAME or NO_NAME as the features file shows it,
 # nothing if the kernel lacks the feature
 feature_state() {
-	tr ' ' '\n' <"$F" | grep -x -e "$1" -e "NO_$1"
+	tr ' ' '\n' <"$SCHED_FEATURES" | grep -x -e "$1" -e "NO_$1"
 }
 
 # sis_features: the series' features this kernel has, as its features
 # file names them: every SIS_ feature but the base kernel's SIS_UTIL (the
 # host reads the same list from the series: scripts/lib.sh series_features)
 sis_features() {
-	tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep '^SIS_' | grep -vx SIS_UTIL
+	tr ' ' '\n' <"$SCHED_FEATURES" | sed 's/^NO_//' | grep '^SIS_' | grep -vx SIS_UTIL
 }
 
 # feature_on NAME: switch NAME on, and first what it refines, without
@@ -363,17 +365,17 @@ sis_features() {
 # refuses a name.
 feature_on() {
 	case $1 in
-	SIS_NODE_LIMIT|SIS_NODE_MMC) echo SIS_NODE >"$F" || return ;;
-	SIS_NODE_CORE) { echo SIS_NODE >"$F" && echo SIS_CORE >"$F"; } || return ;;
+	SIS_NODE_LIMIT|SIS_NODE_MMC) echo SIS_NODE >"$SCHED_FEATURES" || return ;;
+	SIS_NODE_CORE) { echo SIS_NODE >"$SCHED_FEATURES" && echo SIS_CORE >"$SCHED_FEATURES"; } || return ;;
 	SIS_NODE_SUMMARY) feature_on SIS_NODE_CORE || return ;;
 	esac
-	echo "$1" >"$F"
+	echo "$1" >"$SCHED_FEATURES"
 }
 
 # features_off: every feature of sis_features off
 features_off() {
 	for f in $(sis_features); do
-		[ "$(feature_state "$f")" != "$f" ] || echo "NO_$f" >"$F"
+		[ "$(feature_state "$f")" != "$f" ] || echo "NO_$f" >"$SCHED_FEATURES"
 	done
 }
 
@@ -388,7 +390,7 @@ features_saved() {
 # features_restore STATES: put back what features_saved printed
 features_restore() {
 	for f in $1; do
-		echo "$f" >"$F"
+		echo "$f" >"$SCHED_FEATURES"
 	done
 }
 
@@ -398,10 +400,10 @@ features_restore() {
 require_feature() {
 	for f in "$@"; do
 		if [ -z "$(feature_state "$f" 2>/dev/null)" ]; then
-			if [ -r "$F" ]; then
-				result "$(echo "$f" | tr 'A-Z_' 'a-z-')" SKIP "no $f in $F"
+			if [ -r "$SCHED_FEATURES" ]; then
+				result "$(echo "$f" | tr 'A-Z_' 'a-z-')" SKIP "no $f in $SCHED_FEATURES"
 			else
-				result "$(echo "$f" | tr 'A-Z_' 'a-z-')" SKIP "no $f: no $F"
+				result "$(echo "$f" | tr 'A-Z_' 'a-z-')" SKIP "no $f: no $SCHED_FEATURES"
 			fi
 			exit 0
 		fi

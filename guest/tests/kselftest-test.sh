@@ -29,21 +29,21 @@ esac
 # the trap: sis_test stopped by SIGTERM while its landing test has
 # DELAY_DEQUEUE and the SIS_NODE features switched must leave every
 # feature as it found them
-before=$(cat "$F")
+before=$(cat "$SCHED_FEATURES")
 case " $(echo $before) " in
 *" DELAY_DEQUEUE "*)
 	sis_test >/tmp/tap-killed 2>&1 &
 	pid=$!
 	i=0
-	while ! grep -qw NO_DELAY_DEQUEUE "$F" && [ $i -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+	while ! grep -qw NO_DELAY_DEQUEUE "$SCHED_FEATURES" && [ $i -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	if grep -qw NO_DELAY_DEQUEUE "$F"; then
+	if grep -qw NO_DELAY_DEQUEUE "$SCHED_FEATURES"; then
 		kill -TERM "$pid"
 		wait "$pid"
 		rc=$?
-		after=$(cat "$F")
+		after=$(cat "$SCHED_FEATURES")
 		if [ "$before" = "$after" ]; then
 			result kselftest-killed ok "SIGTERM in the landing test (status $rc): every feature restored"
 		else

@@ -30,10 +30,10 @@ load=$!
 ( n=0
   while [ ! -f "$STOP" ]; do
 	for f in $FEATS; do
-		echo "$f" >"$F" && n=$((n + 1))
-		echo 1 >"$D/enabled" 2>/dev/null
+		echo "$f" >"$SCHED_FEATURES" && n=$((n + 1))
+		echo 1 >"$SIS_DEBUGFS/enabled" 2>/dev/null
 		sleep 0.2
-		echo "NO_$f" >"$F" && n=$((n + 1))
+		echo "NO_$f" >"$SCHED_FEATURES" && n=$((n + 1))
 	done
 	echo "${SIS_NODE_LIMIT_VALUES:-0 1 4}" | tr ' ' '\n' | while read -r v; do
 		echo "$v" >/sys/kernel/debug/sched/sis_node_limit
@@ -116,7 +116,7 @@ touch "$STOP"
 wait "$flipper" "$load"
 result feature-toggles ok "$(cat /tmp/flips) feature writes, $(cat /tmp/hackbench.runs) hackbench runs survived"
 for f in $FEATS; do
-	echo "NO_$f" >"$F"
+	echo "NO_$f" >"$SCHED_FEATURES"
 done
 
 if [ -w /sys/kernel/debug/kmemleak ]; then

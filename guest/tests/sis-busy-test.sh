@@ -69,7 +69,7 @@ else
 	result sis-node-core-busy-probes FAIL "SIS_NODE_CORE: $np probes per 100 wakeups, SIS_CORE $cp (want at most 1.5 times)"
 fi
 if [ -z "$summary" ]; then
-	result sis-node-summary-busy SKIP "no SIS_NODE_SUMMARY in $F"
+	result sis-node-summary-busy SKIP "no SIS_NODE_SUMMARY in $SCHED_FEATURES"
 	exit 0
 fi
 # shellcheck disable=SC2154

@@ -46,7 +46,7 @@ require_feature SIS_NODE SIS_CORE SIS_NODE_CORE
 saved=$(features_saved)
 features_off
 # SIS_UTIL's budget cuts scans short and hides the masks' errors
-echo NO_SIS_UTIL >"$F"
+echo NO_SIS_UTIL >"$SCHED_FEATURES"
 
 iso=$(cat /sys/devices/system/cpu/isolated 2>/dev/null)
 all=$(cat /sys/devices/system/cpu/online)
@@ -117,7 +117,7 @@ if want claim; then
 	no_miss claim "a task woken from CPU $X1 after its affinity dropped it"
 	end_hogs AH
 	features_off
-	echo NO_SIS_UTIL >"$F"
+	echo NO_SIS_UTIL >"$SCHED_FEATURES"
 fi
 
 # 2. a cgroup's cpu.idle.  The group's hogs run on every core of the LLC
@@ -138,7 +138,7 @@ elif [ ! -f "$G/cpu.idle" ]; then
 	result sis-core-exact-idle-off SKIP "no cpu.idle in $G"
 else
 	echo "# case idle-on"
-	echo SIS_CORE >"$F"
+	echo SIS_CORE >"$SCHED_FEATURES"
 	start_hogs SH "$S"
 	start_hogs GH "$(without "$L" "$(siblings "$H")")" -g "$G"
 	# the scans find the group's cores busy and drop them
@@ -187,7 +187,7 @@ else
 	echo "# case idle-off"
 	# the group's CPUs free and named (SIS_CORE switched on names them),
 	# then the group back to ordinary
-	echo NO_SIS_CORE >"$F"
+	echo NO_SIS_CORE >"$SCHED_FEATURES"
 	feature_on SIS_NODE_CORE
 	sleep 1
 	echo 0 >"$G/cpu.idle"
@@ -197,7 +197,7 @@ else
 	end_hogs SH
 	rmdir "$G" 2>/dev/null
 	features_off
-	echo NO_SIS_UTIL >"$F"
+	echo NO_SIS_UTIL >"$SCHED_FEATURES"
 fi
 
 # 3. seed.  Every CPU of the LLC but the waker's busy; the domains rebuilt
@@ -222,24 +222,24 @@ if want seed; then
 		wakeups seed-rebuild
 		none_busy seed-rebuild "CPU $last offline and online with the LLC busy"
 	fi
-	echo NO_SIS_CORE >"$F"
-	echo SIS_CORE >"$F"
+	echo NO_SIS_CORE >"$SCHED_FEATURES"
+	echo SIS_CORE >"$SCHED_FEATURES"
 	wakeups seed-switch
 	none_busy seed-switch "SIS_CORE off and on with the LLC busy"
 	# SIS_NODE_CORE switched on over masks kept without it: the LLC
 	# idle (its CPUs name themselves), then busy while nothing claims
 	# CPUs, so the masks name busy cores until a refill
 	end_hogs DH
-	echo NO_SIS_NODE_CORE >"$F"
+	echo NO_SIS_NODE_CORE >"$SCHED_FEATURES"
 	sleep 1
 	start_hogs DH "$(without "$L" "$H")"
 	sleep 1
-	echo SIS_NODE_CORE >"$F"
+	echo SIS_NODE_CORE >"$SCHED_FEATURES"
 	wakeups seed-node-core
 	none_busy seed-node-core "SIS_NODE_CORE off, the LLC idle then busy, SIS_NODE_CORE on"
 	end_hogs DH
 	features_off
-	echo NO_SIS_UTIL >"$F"
+	echo NO_SIS_UTIL >"$SCHED_FEATURES"
 fi
 
 # 4. split.  isolcpus=domain took I out of the domains, its sibling J is
@@ -259,7 +259,7 @@ elif want split; then
 	K=$(first "$(without "$L1" "$(siblings "$H1"),$(siblings "$J")")")
 	RK=$(without "$L1" "$(siblings "$H1"),$(siblings "$J"),$(siblings "$K")")
 	echo "isolated $I, its sibling $J, LLC $L1, waker $H1, idle core $(siblings "$K"), busy $S1,$I,$RK"
-	echo SIS_CORE >"$F"
+	echo SIS_CORE >"$SCHED_FEATURES"
 	start_hogs IH "$S1,$I${RK:+,$RK}"
 	taskset -c "$K" true
 	# the statistics tell a returned CPU of a fully idle core (all its

@@ -25,11 +25,11 @@ N=200
 require_feature SIS_CORE
 was=$(feature_state SIS_CORE) util=$(feature_state SIS_UTIL)
 node=$(feature_state SIS_NODE) nodecore=$(feature_state SIS_NODE_CORE)
-echo SIS_CORE >"$F"
+echo SIS_CORE >"$SCHED_FEATURES"
 # SIS_UTIL's budget, taken from the LLC's load, cuts scans short (in the
 # base kernel too) and leaves idle CPUs unprobed: the audit is of the
 # mask, so every case runs without it
-echo NO_SIS_UTIL >"$F"
+echo NO_SIS_UTIL >"$SCHED_FEATURES"
 
 iso=$(cat /sys/devices/system/cpu/isolated 2>/dev/null)
 # the cases with the whole LLC use one without isolated CPUs
@@ -116,10 +116,10 @@ R=$(without "$L" "$(siblings "$H")")
 echo "# case toggle"
 start_hogs RH "$R"
 sis-load -c "$H" wakeups "$N" "$L"
-echo NO_SIS_CORE >"$F"
+echo NO_SIS_CORE >"$SCHED_FEATURES"
 end_hogs RH
 sleep 1
-echo SIS_CORE >"$F"
+echo SIS_CORE >"$SCHED_FEATURES"
 audit toggle "SIS_CORE switched off, the LLC going idle, and on again"
 
 # 5. from ordinary to SCHED_IDLE.  A CPU whose ordinary task leaves while
@@ -140,8 +140,8 @@ end_hogs IH
 # visit to C0 would put it back while the SCHED_IDLE task runs.
 if [ -n "$nodecore" ]; then
 	echo "# case idle-wakee"
-	echo SIS_NODE >"$F"
-	echo SIS_NODE_CORE >"$F"
+	echo SIS_NODE >"$SCHED_FEATURES"
+	echo SIS_NODE_CORE >"$SCHED_FEATURES"
 	C0=$(first "$X")
 	start_hogs RH "$(without "$R" "$C0")"
 	# Any ordinary task that visits C0 and leaves names it again, and a
@@ -173,8 +173,8 @@ if [ -n "$nodecore" ]; then
 	end_hogs IW
 	taskset -p -c "$all" $$ >/dev/null
 	end_hogs RH
-	echo "$nodecore" >"$F"
-	echo "$node" >"$F"
+	echo "$nodecore" >"$SCHED_FEATURES"
+	echo "$node" >"$SCHED_FEATURES"
 fi
 end_hogs SH
 
@@ -221,6 +221,6 @@ if [ -n "$iso" ]; then
 	fi
 fi
 
-echo "$was" >"$F"
-echo "$util" >"$F"
+echo "$was" >"$SCHED_FEATURES"
+echo "$util" >"$SCHED_FEATURES"
 exit 0

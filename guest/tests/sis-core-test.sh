@@ -12,16 +12,16 @@ require_feature SIS_CORE
 llc=$(llc_of 0)
 was=$(feature_state SIS_CORE)
 
-echo NO_SIS_UTIL >"$F"
+echo NO_SIS_UTIL >"$SCHED_FEATURES"
 hogs "$llc"
 for f in NO_SIS_CORE SIS_CORE; do
-	echo "$f" >"$F"
+	echo "$f" >"$SCHED_FEATURES"
 	/lab/sis-stats.sh sis-load -c "$llc" pingpong "$N" >"/tmp/$f" 2>&1
 	echo "== $f"
 	cat "/tmp/$f"
 done
 stop_hogs
-echo SIS_UTIL >"$F"
+echo SIS_UTIL >"$SCHED_FEATURES"
 
 # probes per wakeup, in hundredths
 pp() {
@@ -38,10 +38,10 @@ else
 fi
 
 # load across the machine: four free ping-pong pairs
-echo SIS_CORE >"$F"
+echo SIS_CORE >"$SCHED_FEATURES"
 /lab/sis-stats.sh sh -c 'for i in 1 2 3 4; do sis-load pingpong 2000 & done; wait' \
 	>/tmp/core-hb 2>&1
-echo "$was" >"$F"
+echo "$was" >"$SCHED_FEATURES"
 cat /tmp/core-hb
 out1=$(sis_stat core_outside /tmp/SIS_CORE)
 out2=$(sis_stat core_outside /tmp/core-hb)

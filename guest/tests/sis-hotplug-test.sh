@@ -9,10 +9,10 @@ ktap_begin
 CYCLES=${CYCLES:-1}
 
 feats=$(sis_features)
-[ -n "$feats" ] || { result sis-hotplug FAIL "no SIS feature of the series in $F"; exit 0; }
+[ -n "$feats" ] || { result sis-hotplug FAIL "no SIS feature of the series in $SCHED_FEATURES"; exit 0; }
 llc1=$(llc 1)
 for f in $feats; do
-	echo "$f" >"$F"
+	echo "$f" >"$SCHED_FEATURES"
 done
 
 sis-load pingpong 100000000 &

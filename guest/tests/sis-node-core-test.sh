@@ -25,7 +25,7 @@ fi
 wide=$llc,$(llc 1),$(llc 2),$(llc 3)
 saved=$(features_saved)
 for f in NO_SIS_UTIL NO_SIS_NODE_LIMIT NO_SIS_NODE_MMC SIS_NODE; do
-	echo "$f" >"$F"
+	echo "$f" >"$SCHED_FEATURES"
 done
 
 hogs "$llc"
@@ -38,10 +38,10 @@ home=$llc sleep=
 run() {
 	m=$1
 	shift
-	echo NO_SIS_CORE >"$F"
-	echo NO_SIS_NODE_CORE >"$F"
+	echo NO_SIS_CORE >"$SCHED_FEATURES"
+	echo NO_SIS_NODE_CORE >"$SCHED_FEATURES"
 	for f in "$@"; do
-		echo "$f" >"$F"
+		echo "$f" >"$SCHED_FEATURES"
 	done
 	/lab/sis-stats.sh --audit sis-load -c "$home" -s "${sleep:-$home}" \
 		wakeups "$N" "$wide" >"/tmp/nc-$m" 2>&1

@@ -21,7 +21,7 @@ if [ "$nl" -lt 4 ]; then
 fi
 saved=$(features_saved)
 for f in NO_SIS_UTIL NO_SIS_NODE_LIMIT NO_SIS_NODE_MMC; do
-	echo "$f" >"$F"
+	echo "$f" >"$SCHED_FEATURES"
 done
 feature_on SIS_NODE_CORE
 
@@ -35,7 +35,7 @@ all=$(cat /sys/devices/system/cpu/possible)
 # run MODE FEATURE: N wakeups of a sleeper allowed every CPU, its waker
 # and its previous CPU in LLC 0
 run() {
-	echo "$2" >"$F"
+	echo "$2" >"$SCHED_FEATURES"
 	/lab/sis-stats.sh --audit sis-load -c "$llc" wakeups "$N" "$all" >"/tmp/ns-$1" 2>&1
 	echo "== $1: $2, every LLC of node 0 full but LLC 3 ($full)"
 	cat "/tmp/ns-$1"

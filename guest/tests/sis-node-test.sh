@@ -19,13 +19,13 @@ was=$(feature_state SIS_NODE)
 
 hogs "$llc"
 for f in NO_SIS_NODE SIS_NODE; do
-	echo "$f" >"$F"
+	echo "$f" >"$SCHED_FEATURES"
 	/lab/sis-stats.sh --audit sis-load -c "$llc" wakeups "$N" "$wide" >"/tmp/$f" 2>&1
 	echo "== $f"
 	cat "/tmp/$f"
 done
 stop_hogs
-echo "$was" >"$F"
+echo "$was" >"$SCHED_FEATURES"
 
 # llc_away: wakeups placed in neither prev's nor the waker's LLC (both
 # are LLC 0 here), which only SIS_NODE does
@@ -52,9 +52,9 @@ fi
 node=$(cat /sys/devices/system/node/node0/cpulist)
 if [ "$(count "$node")" -ge $((4 * $(count "$llc"))) ]; then
 	hogs "$llc"
-	echo SIS_NODE >"$F"
+	echo SIS_NODE >"$SCHED_FEATURES"
 	/lab/sis-stats.sh sis-load -c "$llc" wakeups "$N" "$llc,$(llc 3)" >/tmp/allowed 2>&1
-	echo "$was" >"$F"
+	echo "$was" >"$SCHED_FEATURES"
 	stop_hogs
 	echo "== SIS_NODE, wakee allowed LLCs 0 and 3"
 	cat /tmp/allowed
@@ -79,24 +79,24 @@ L=/sys/kernel/debug/sched/sis_node_limit
 old_limit=$(cat "$L")
 hogs "$llc"
 hogs "$llc1"
-echo SIS_NODE >"$F"
+echo SIS_NODE >"$SCHED_FEATURES"
 wide=$llc,$llc1,$(llc 2)
 for lim in 1 2; do
 	echo "$lim" >"$L"
-	echo SIS_NODE_LIMIT >"$F"
+	echo SIS_NODE_LIMIT >"$SCHED_FEATURES"
 	/lab/sis-stats.sh sis-load -c "$llc" wakeups "$N" "$wide" >"/tmp/limit$lim" 2>&1
 	echo "== SIS_NODE_LIMIT, sis_node_limit=$lim"
 	cat "/tmp/limit$lim"
 done
-echo NO_SIS_NODE_LIMIT >"$F"
-echo SIS_NODE_MMC >"$F"
+echo NO_SIS_NODE_LIMIT >"$SCHED_FEATURES"
+echo SIS_NODE_MMC >"$SCHED_FEATURES"
 /lab/sis-stats.sh sis-load -c "$llc" wakeups "$N" "$wide" >/tmp/mmc 2>&1
 echo "== SIS_NODE_MMC"
 cat /tmp/mmc
-echo NO_SIS_NODE_MMC >"$F"
+echo NO_SIS_NODE_MMC >"$SCHED_FEATURES"
 stop_hogs
-echo NO_SIS_NODE_LIMIT >"$F"
-echo "$was" >"$F"
+echo NO_SIS_NODE_LIMIT >"$SCHED_FEATURES"
+echo "$was" >"$SCHED_FEATURES"
 echo "$old_limit" >"$L"
 hits1=$(sis_stat node_hits /tmp/limit1)
 scans1=$(sis_stat node_scans /tmp/limit1)

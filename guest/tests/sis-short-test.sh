@@ -94,7 +94,7 @@ steady() {
 
 busy_llc
 for f in NO_SIS_SHORT SIS_SHORT; do
-	echo "$f" >"$F"
+	echo "$f" >"$SCHED_FEATURES"
 	steady "$f" pingpong 8
 	echo "== $f ($short of the pair short)"
 	cat "/tmp/$f"
@@ -160,7 +160,7 @@ fi
 # select_idle_smt()) the stacked wakeups have no failed probe to match.
 rehomed() {
 	[ -z "$2" ] || hogs "$2"
-	echo SIS_SHORT >"$F"
+	echo SIS_SHORT >"$SCHED_FEATURES"
 	steady "$1" rehome 7 6
 	[ -z "$2" ] || stop_hogs
 	echo "== $1 (busy: ${2:-none}; $short of the pair short)"
@@ -223,7 +223,7 @@ tcp_window() {
 	taken=$(sis_stat short_taken "/tmp/$1")
 }
 
-echo SIS_SHORT >"$F"
+echo SIS_SHORT >"$SCHED_FEATURES"
 # the pair over TCP, as the pipe pair above, measured in steady state
 busy_llc
 sis-load -c "$c0" tcppingpong 1000000000 "$llc" &
@@ -268,6 +268,6 @@ else
 	echo "sis-short-tbench: no tbench in the guest (LAB_GUEST_BINS), skipped"
 fi
 
-echo "$was" >"$F"
+echo "$was" >"$SCHED_FEATURES"
 echo "$mc_was" >"$MC"
 exit 0

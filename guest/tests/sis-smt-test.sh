@@ -29,7 +29,7 @@ echo +cpuset >"$cg/cgroup.subtree_control" 2>/dev/null
 saved=$(features_saved)
 features_off
 # SIS_UTIL's budget cuts scans short and hides the masks' errors
-echo NO_SIS_UTIL >"$F"
+echo NO_SIS_UTIL >"$SCHED_FEATURES"
 feature_on SIS_NODE_CORE
 
 # the partition: the first thread of each of LLC 1's first two cores, A

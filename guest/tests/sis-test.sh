@@ -6,8 +6,8 @@
 . /lab/sis-lib.sh
 ktap_begin
 
-if [ ! -d "$D" ]; then
-	result sis-stats FAIL "no $D"
+if [ ! -d "$SIS_DEBUGFS" ]; then
+	result sis-stats FAIL "no $SIS_DEBUGFS"
 	exit 0
 fi
 
@@ -31,11 +31,11 @@ cat /tmp/s1
 # 2. a full LLC with SIS_UTIL off: every scan probes the whole LLC
 llc=$(llc_of 0)
 width=$(count "$llc")
-echo NO_SIS_UTIL >"$F"
+echo NO_SIS_UTIL >"$SCHED_FEATURES"
 hogs "$llc"
 /lab/sis-stats.sh sis-load -c "$llc" pingpong 3000 >/tmp/s2 2>&1
 stop_hogs
-echo SIS_UTIL >"$F"
+echo SIS_UTIL >"$SCHED_FEATURES"
 cat /tmp/s2
 scans=$(sis_stat llc_scans /tmp/s2)
 sprobes=$(sis_stat scan_probes /tmp/s2)
