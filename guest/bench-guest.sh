@@ -299,7 +299,8 @@ runs=$n
 # re-run the significant regressions: tip (BASE_LABEL) and the variant,
 # alternating
 if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
-	sh "$LAB_DIR/bench-registry.sh" "$LAB_DIR/bench" >"$T/registry"
+	sh "$LAB_DIR/bench-registry.sh" "$LAB_DIR/bench" >"$T/registry" ||
+		{ echo "bench: no benchmark registry" >&2; exit 1; }
 	$AWK -f "$LAB_DIR/bench-stats.awk" -v mode=outliers -v base="$BASE_LABEL" \
 		"$T/registry" "$CSV" |
 		sort -u >"$T/outliers"
@@ -317,6 +318,6 @@ if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
 		done
 	done
 fi
-echo "bench: done, $runs runs in $(($(date +%s) - start))s, $nfail results failed"
+echo "bench: done, $runs runs and their verification runs in $(($(date +%s) - start))s, $nfail results failed"
 # make bench tells failed runs from a guest that stopped early by this
 [ "$nfail" = 0 ] || exit 3

@@ -1,11 +1,12 @@
 # Helpers shared by the guest tests and drivers; sourced.
 # LAB_SCHED_DEBUGFS (default /sys/kernel/debug/sched) is the one place the
-# guest code takes the kernel's sched debugfs from: the features file F,
-# the SIS statistics directory D, the domains and the knobs under it.  The
-# lab's host tests point it at a fake, so that no test reads or writes the
-# host's own.  Exported, with D as SIS_DEBUGFS, for the scripts started
-# from here (sis-stats.sh reads SIS_DEBUGFS).  The old names SIS_DEBUGFS
-# and SCHED_FEATURES are taken only where they say the same.
+# guest code takes the kernel's sched debugfs from: the features file
+# SCHED_FEATURES, the SIS statistics directory SIS_DEBUGFS, the domains
+# and the knobs under it.  The lab's host tests point it at a fake, so
+# that no test reads or writes the host's own.  Exported, with
+# SIS_DEBUGFS, for the scripts started from here (sis-stats.sh reads
+# SIS_DEBUGFS).  SIS_DEBUGFS and SCHED_FEATURES given from outside are
+# taken only where they say the same.
 case ${LAB_SCHED_DEBUGFS:-}:${SIS_DEBUGFS:-} in
 :?*/sis) LAB_SCHED_DEBUGFS=${SIS_DEBUGFS%/sis} ;;
 esac

@@ -24,12 +24,12 @@ for the guest, \$LAB_OUT/tools with --host).
 EOT
 }
 
-tools='' meta=
+tools='' meta= what="the registry"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
 	--tools) need_value "$@"; tools=$2; shift 2 ;;
-	--meta) need_value "$@"; meta=$2; shift 2 ;;
+	--meta) need_value "$@"; meta=$2 what=$2; shift 2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
@@ -81,6 +81,6 @@ while read -r kind cmd; do
 	case $kind in
 	deb) echo "$cmd|$(deb_source "$cmd")" ;;
 	lab) echo "$cmd|$(lab_source "$cmd")" ;;
-	*) die "$meta: program '$kind $cmd' is neither 'deb COMMAND' nor 'lab PROGRAM'" ;;
+	*) die "$what: program '$kind $cmd' is neither 'deb COMMAND' nor 'lab PROGRAM'" ;;
 	esac
 done

@@ -53,8 +53,9 @@ Environment:
             and small), "$BENCH_VARIANTS_FULL" (full); "a+b" combines.  A
             feature the series lacks is an error in VARIANTS and skips a
             default variant with one line; MMC as for make score (MMC=1
-            boots with sched_mmc; without it the SIS_NODE_MMC variants are
-            skipped with one line)
+            boots with sched_mmc, and needs BASE=0: the base kernel has no
+            MMC level; without it the SIS_NODE_MMC variants are skipped
+            with one line)
   KNOBS     "NAME=VALUE,VALUE... ..." (default none): sched debugfs knobs
             (/sys/kernel/debug/sched/NAME; a directory such as
             llc_balancing means its "enabled" switch) as a dimension next
@@ -76,7 +77,8 @@ Environment:
   ROUNDS    runs per data point (default 1 at SIZE small, else 3; the
             [Verification Run] rows need 2); RUNTIME, LOOPS override the
             seconds per timed run and the hackbench loops of SIZE
-  VERIFY    re-runs of each significant regression (default 2, 0 = off)
+  VERIFY    re-runs of each significant regression (default 2, 0 = off;
+            only with ROUNDS 2 or more)
   BASE      1 (default) also boots the unpatched base kernel (build-base.sh)
             and runs the matrix there as variant "base", so that the
             report shows what the series changes with every feature off
@@ -405,6 +407,7 @@ bench_plan() {
 		case $v in *[!0-9]*|0) die "RUNTIME, LOOPS, RUN_LIMIT and NETPERF_PORT must be positive numbers, not '$v'" ;; esac
 	done
 	known=$(bench_names)
+	[ -n "$known" ] || die "no benchmark registry (guest/bench-registry.sh)"
 	benches=${BENCHES:-$known}
 	[ -n "${BENCHES:-}" ] || [ "$size" != small ] || benches=$DECISION_BENCHES
 	for b in $benches; do
@@ -473,9 +476,14 @@ for n in "${notes[@]}"; do
 	note "$n"
 done
 
-# the kernels
+# the kernels, or on this machine (--host) the tools
 base= version=
-if [ "$host" = 0 ]; then
+if [ "$host" = 1 ]; then
+	[ "$(id -u)" = 0 ] || die "--host needs root (it writes sched features)"
+	[ -w /sys/kernel/debug/sched/features ] ||
+		die "/sys/kernel/debug/sched/features is not writable (mount debugfs)"
+	make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools" || die "cannot build tools/"
+else
 	if [ -z "$kernel" ]; then
 		"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
 		kernel=$("$LAB_TOP/scripts/build.sh" qemu)
@@ -490,8 +498,8 @@ note "results in $out"
 
 # the cost plugin for the QEMU boot.sh will take; without it the runs go
 # on and their cost columns are NA
-if [ "$cost" = 1 ] && ! cost_plugin "$out/cost.err"; then
-	echo "no cost plugin ($(tail -n1 "$out/cost.err")): the cost columns are NA" |
+if [ "$cost" = 1 ] && ! cost_plugin "$out/cost-plugin.err"; then
+	echo "no cost plugin ($(tail -n1 "$out/cost-plugin.err")): the cost columns are NA" |
 		tee -a "$out/notes.txt" | sed "s/^/${0##*/}: /" >&2
 	cost=0
 fi
@@ -547,10 +555,6 @@ if [ "$mode" = score ]; then
 		done
 	done
 elif [ "$host" = 1 ]; then
-	[ "$(id -u)" = 0 ] || die "--host needs root (it writes sched features)"
-	[ -w /sys/kernel/debug/sched/features ] ||
-		die "/sys/kernel/debug/sched/features is not writable (mount debugfs)"
-	make -s -C "$LAB_TOP/tools" O="$LAB_OUT/tools" || die "cannot build tools/"
 	# the guest's folder, run in place
 	LAB_DIR=$LAB_TOP/guest OUT=$out PATH="$LAB_OUT/tools:$LAB_TOP/guest:$PATH" \
 		sh "$LAB_TOP/guest/bench-guest.sh" "$out/bench.conf" 2>&1 | tee "$out/console.log" |
