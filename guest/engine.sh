@@ -25,8 +25,8 @@ BENCH_OUT=$T/cmd
 variant() {
 	features_off
 	case $1 in tip|base) return 0 ;; esac
+	[ -z "$(variant_lacks "$1")" ] || return 1
 	for _vf in $(echo "$1" | tr + ' '); do
-		[ -n "$(feature_state "$_vf")" ] || return 1
 		feature_on "$_vf" || return 1
 	done
 }

@@ -71,12 +71,13 @@ lab_source() {
 	fi
 }
 
-if [ -z "$meta" ]; then
-	meta=$(mktemp)
-	trap 'rm -f "$meta"' EXIT
-	bench_registry >"$meta" || die "no benchmark registry (guest/bench-registry.sh)"
+if [ -n "$meta" ]; then
+	registry=$(cat "$meta")
+else
+	registry=$(bench_registry) || die "no benchmark registry (guest/bench-registry.sh)"
 fi
-awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); if (!seen[p[1] " " p[2]]++) print p[1], p[2] }' "$meta" |
+printf '%s\n' "$registry" |
+	awk -F'|' '!/^#/ && NF >= 6 { split($6, p, " "); if (!seen[p[1] " " p[2]]++) print p[1], p[2] }' |
 while read -r kind cmd; do
 	case $kind in
 	deb) echo "$cmd|$(deb_source "$cmd")" ;;

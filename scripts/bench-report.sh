@@ -52,9 +52,7 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 csv=$1
 [ -r "$csv" ] || die "cannot read $csv"
-registry=$(bench_registry) || die "no benchmark registry (guest/bench-registry.sh)"
 py=${PYTHON:-/usr/bin/python3}
 [ -x "$py" ] || py=python3
 BENCH_REPORT_PROG=${0##*/} exec "$py" "$LAB_TOP/scripts/benchreport_lib.py" \
-	--format "$fmt" --sig "$sig" ${nps:+--nps "$nps"} ${plot:+--plot "$plot"} \
-	--meta <(printf '%s\n' "$registry") -- "$csv"
+	--format "$fmt" --sig "$sig" ${nps:+--nps "$nps"} ${plot:+--plot "$plot"} -- "$csv"

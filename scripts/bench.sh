@@ -270,9 +270,9 @@ pick_variants() {
 	[ -n "$variants" ] || die "no variant left to run"
 }
 
-# the run plan of each mode: checks its input, sets $out, $conf (the
-# run configuration the guest reads), $benches, $bins (the host programs
-# the guest needs), $timeout and $nps_list
+# the run plan of each mode: checks its input and sets $out (made later,
+# when ${mode}_conf writes the run configuration there), $csv, $benches,
+# $bins (the host programs the guest needs), $timeout and $nps_list
 score_plan() {
 	# past the ceilings: under multi-threaded TCG a spinning vCPU waits
 	# for the host to run a lock holder's thread (schbench at 1x: 0
@@ -339,7 +339,8 @@ score_plan() {
 	[ -n "$jobs" ] || die "no load point is left under the CEILINGS"
 	pick_variants "$SCORE_VARIANTS"
 	stamp=$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE
-	out=$LAB_OUT/score/$stamp csv=$LAB_OUT/score/$stamp/score.csv
+	out=$LAB_OUT/score/$stamp
+	csv=$out/score.csv
 }
 # score_conf: the run configuration the guest reads, score.conf
 score_conf() {
