@@ -247,3 +247,31 @@ summary() {
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" -eq 0 ]
 }
+
+# budget_report SECTION=SECONDS...: each section's time beside its budgets
+# in TEST_BUDGETS (default tests/budgets.txt), "over" where it took more;
+# a section without a budget fails the run, named in one line (time is no
+# assertion: over budget is printed only)
+budget_report() {
+	local table=${TEST_BUDGETS:-$top/tests/budgets.txt} kv s t b w c sum=0
+	echo "== time per section, beside its budget (warm, cold) in ${table#"$top"/}"
+	for kv in "$@"; do
+		s=${kv%=*} t=${kv#*=}
+		sum=$((sum + t))
+		b=$(awk -v s="$s" '!/^#/ && $1 == s { print $2, $3; exit }' "$table" 2>/dev/null)
+		if [ -z "$b" ]; then
+			notok "section $s has no budget in $table"
+			continue
+		fi
+		w=${b% *} c=${b#* }
+		if [ "$t" -gt "$c" ]; then
+			b="over both budgets"
+		elif [ "$t" -gt "$w" ]; then
+			b="over the warm budget"
+		else
+			b="within both"
+		fi
+		printf '# %-12s %5d s  (budget %5d warm, %5d cold: %s)\n' "$s" "$t" "$w" "$c" "$b"
+	done
+	printf '# %-12s %5d s\n' total "$sum"
+}

@@ -10,16 +10,21 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [--help] [SECTION...]
 
-Runs the named sections, in this order when none is named: bad-input,
-host (benchmark programs' self-tests, report generator), patches
-(checkpatch, every prefix built), build, configs (nonuma, up, sparse),
-boots (needs the build), bench, mail.  Only when named: full (the
-full 256-CPU shape and the Intel model, needs the build; make check-full).
+Runs the named sections, in this order when none is named (make check):
+bad-input, host (benchmark programs' self-tests, report generator),
+patches (checkpatch), build, configs (nonuma, up, sparse), boots (needs
+the build), bench, mail.  Only when named (make check-full: build and
+these): bisect (every prefix built), boots-extra (the MMC, isolcpus,
+split_llc, platform, small-shape and hang boots, the cost plugin's
+scoreboard job, a bench guest killed), full (the full 256-CPU shape and
+the Intel model).  Ends with each section's time beside its budget
+(tests/budgets.txt, or TEST_BUDGETS=FILE); a section without one fails.
 
 Every boot uses the Milan model (MODEL, default milan) but the platform
 boots and, in the full section, the TEST_INTEL_NPS ones (default "1";
 the Intel model, scaled shape, topology only).
-Environment: TEST_NPS (default "1 2 4", scaled 128-CPU shape),
+Environment: TEST_NPS (default "1 4", scaled 128-CPU shape, the boots
+section), TEST_EXTRA_NPS (default "2", the same in boots-extra),
 TEST_FULL_NPS (default "1 2 4"; NPS modes the full section boots in
 the 256-CPU shape), TEST_SMALL_NPS (default "4"; NPS modes booted in the
 64-CPU shape with one cycle of reliability-test.sh and sis-smt-test.sh,
@@ -35,14 +40,13 @@ TEST_PLATFORMS (default "rome genoa turin": platforms booted once each in
 the small shape, NPS1, with the topology and feature checks, Genoa also
 in NPS4 with sched_mmc; "" for none),
 TEST_ISOLCPUS=0 (skip the isolcpus=domain boot of the SIS_CORE mask tests),
-TEST_BISECT=0 (skip building every prefix of the series),
 TEST_BISECT_CONFIGS (configurations each prefix is built with, default
 "qemu up"; the configs section builds the whole series with nonuma),
 TEST_BOOT_TIMEOUT (default 1200: seconds a test boot may take before its
 guest dumps its stacks and the boot fails), TEST_BOOT_LIMIT (default 400:
 seconds it may take to reach user space; a full-shape boot that does
 not is booted once more),
-TEST_BENCH=0 (skip the bench smoke run), TEST_HANG=0 (skip the hung
+TEST_BENCH=0 (skip the bench smoke run and the killed one), TEST_HANG=0 (skip the hung
 guest boot), TEST_COST=0 (skip the cost plugin's boot and its scoreboard
 job),
 TEST_GUEST (guest test scripts run in the scaled boots; by default
@@ -69,16 +73,21 @@ for f in "$top"/tests/host/*.sh "$top"/tests/sections/*.sh; do
 done
 
 sections="bad-input host patches build configs boots bench mail"
+full_sections="bisect boots-extra full"
 for s in "$@"; do
-	case " $sections full " in
+	case " $sections $full_sections " in
 	*" $s "*) ;;
-	*) echo "run.sh: error: unknown section '$s' ($sections full)" >&2; exit 2 ;;
+	*) echo "run.sh: error: unknown section '$s' ($sections $full_sections)" >&2; exit 2 ;;
 	esac
 done
 d=
+took=
 for s in ${*:-$sections}; do
 	t0=$(date +%s)
 	"sec_$(echo "$s" | tr - _)"
+	took="$took $s=$(($(date +%s) - t0))"
 	echo "== section $s: $(($(date +%s) - t0)) s"
 done
+# shellcheck disable=SC2086
+budget_report $took
 summary

@@ -172,14 +172,6 @@ verdicts() {
 COST_JOBS="hackbench:1/4 hackbench:1 schbench:1/4"
 COST_ROUNDS=5
 
-# cost_boot_tests KERNEL [BASE]: the plugin in a 64-CPU guest against known
-# work (guest/tests/cost-test.sh: N, then 2N getppid() calls, then
-# hackbench); then, with BASE, the patched kernel with every feature off
-# against the base kernel in instructions (guest/cost-jobs.sh in both, then
-# sis_cost.py compare: a code path whose instructions per wakeup differ
-# beyond the run-to-run spread fails unless tests/cost/features-off-known
-# explains it); then one short scoreboard job with the plugin, whose cost
-# columns must be numbers
 # cost_boot KERNEL LOG OUT ERR CMD: a small NPS1 boot under the plugin,
 # its reports in OUT; like boot_check, a guest that never reached user
 # space or stalled (under TCG, with the plugin slowing every vCPU, one
@@ -197,6 +189,13 @@ cost_boot() {
 	done
 }
 
+# cost_boot_tests KERNEL [BASE]: the plugin in a 64-CPU guest against known
+# work (guest/tests/cost-test.sh: N, then 2N getppid() calls, then
+# hackbench); then, with BASE, the patched kernel with every feature off
+# against the base kernel in instructions (guest/cost-jobs.sh in both, then
+# sis_cost.py compare: a code path whose instructions per wakeup differ
+# beyond the run-to-run spread fails unless tests/cost/features-off-known
+# explains it)
 cost_boot_tests() {
 	local k=$1 base=${2:-} c=$tmp/cost-boot n=20000 st
 	mkdir -p "$c"
@@ -276,7 +275,13 @@ cost_boot_tests() {
 			fi
 		fi
 	fi
+}
 
+# cost_score_job_test KERNEL: one short scoreboard job of KERNEL with the
+# plugin (bench.sh --score), whose cost columns must be numbers
+cost_score_job_test() {
+	local k=$1 c=$tmp/cost-boot st
+	mkdir -p "$c"
 	echo "== one scoreboard job with the cost plugin (small shape, NPS1)"
 	if ! SHAPE=small NPS=1 SIZE=tiny LOADS=1/4 ROUNDS=1 BENCHES=hackbench \
 		VARIANTS="tip SIS_NODE+SIS_CORE+SIS_NODE_CORE" \

@@ -4,7 +4,7 @@
 
 # guest_test_boots: every guest test but lab-test.sh (run in every boot)
 # and cost-test.sh (the cost plugin's boot) names, in a "# lab-boot:" line,
-# a kind of boot make check has (guest_tests) and NPS modes of 1, 2 and 4,
+# a kind of boot make check or check-full has (guest_tests) and NPS modes of 1, 2 and 4,
 # so that adding a guest test is adding its file; each kind of boot gets a
 # test in its default NPS mode
 guest_test_boots() {

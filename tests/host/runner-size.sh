@@ -8,7 +8,7 @@
 runner_size() {
 	local n s missing=''
 	n=$(grep -c '' "$top/tests/run.sh")
-	for s in $sections full; do
+	for s in $sections $full_sections; do
 		[ -f "$top/tests/sections/$s.sh" ] || missing="$missing $s"
 	done
 	if [ "$n" -le 400 ] && [ -z "$missing" ]; then

@@ -83,35 +83,40 @@ sec_bench() {
 		else
 			notok "bench smoke run failed: $(tail -n2 "$logs/bench-smoke.log" | tr '\n' ' ')"
 		fi
-		# a guest killed before its end (a 600 s tbench run, a 180 s limit
-		# for the whole boot): make bench must fail and say so
-		# (with KNOBS=llc_balancing=0,1, which the guest must accept: every
-		# value is written once before the first run).  The guest must
-		# reach user space within the limit to record its kernel: at 60 s
-		# one boot did not, its vCPUs in a stop_machine() and on
-		# wq_mayday_lock (results.md); one that does not is run once more,
-		# as boot_check boots again a guest stopped before user space
-		local try
-		for try in 1 2; do
-			rc=0
-			BASE=0 SHAPE=small SIZE=tiny RUNTIME=600 ROUNDS=1 VERIFY=0 VARIANTS=tip BENCHES=tbench NPS=1 COST=0 \
-				KNOBS=llc_balancing=0,1 BENCH_TIMEOUT=180 "$S/bench.sh" \
-				--kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
-				>"$logs/bench-killed.log" 2>&1 || rc=$?
-			# its own directory: $d stays the smoke run's, which make mail takes
-			killed=$(sed -n 's/^bench.sh: results in //p' "$logs/bench-killed.log")
-			grep -q 'LAB-BOOTED: ' "$killed/console.log" 2>/dev/null || [ "$try" = 2 ] || {
-				echo "# bench: the killed run's guest never reached user space ($killed/console.log); running again"
-				continue
-			}
-			break
-		done
-		if [ "$rc" != 0 ] && [ "$rc" != 3 ] && grep -q 'stopped early' "$logs/bench-killed.log" &&
-			grep -qx 'knobs: llc_balancing=0,1' "$killed/system.txt" &&
-			grep -q '^kernel: ' "$killed/system.txt"; then
-			ok "bench: a guest ended by its time limit fails make bench (status $rc) and is reported (it took KNOBS=llc_balancing=0,1)"
-		else
-			notok "bench: a guest ended by its time limit: status $rc, $(tail -n1 "$logs/bench-killed.log")"
-		fi
+	fi
+}
+
+# bench_killed_test: a guest killed before its end (make check-full's
+# boots-extra): make bench must fail and say so
+bench_killed_test() {
+	local try rc killed
+	# a guest killed before its end (a 600 s tbench run, a 180 s limit
+	# for the whole boot): make bench must fail and say so
+	# (with KNOBS=llc_balancing=0,1, which the guest must accept: every
+	# value is written once before the first run).  The guest must
+	# reach user space within the limit to record its kernel: at 60 s
+	# one boot did not, its vCPUs in a stop_machine() and on
+	# wq_mayday_lock (results.md); one that does not is run once more,
+	# as boot_check boots again a guest stopped before user space
+	for try in 1 2; do
+		rc=0
+		BASE=0 SHAPE=small SIZE=tiny RUNTIME=600 ROUNDS=1 VERIFY=0 VARIANTS=tip BENCHES=tbench NPS=1 COST=0 \
+			KNOBS=llc_balancing=0,1 BENCH_TIMEOUT=180 "$S/bench.sh" \
+			--kernel "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" \
+			>"$logs/bench-killed.log" 2>&1 || rc=$?
+		# its own results directory, which has no report
+		killed=$(sed -n 's/^bench.sh: results in //p' "$logs/bench-killed.log")
+		grep -q 'LAB-BOOTED: ' "$killed/console.log" 2>/dev/null || [ "$try" = 2 ] || {
+			echo "# bench: the killed run's guest never reached user space ($killed/console.log); running again"
+			continue
+		}
+		break
+	done
+	if [ "$rc" != 0 ] && [ "$rc" != 3 ] && grep -q 'stopped early' "$logs/bench-killed.log" &&
+		grep -qx 'knobs: llc_balancing=0,1' "$killed/system.txt" &&
+		grep -q '^kernel: ' "$killed/system.txt"; then
+		ok "bench: a guest ended by its time limit fails make bench (status $rc) and is reported (it took KNOBS=llc_balancing=0,1)"
+	else
+		notok "bench: a guest ended by its time limit: status $rc, $(tail -n1 "$logs/bench-killed.log")"
 	fi
 }

@@ -152,154 +152,66 @@ dump_boot() {
 		grep -q '^LAB-EXIT: 0' "$5"
 }
 
-# the guest boots: topology, guest tests, base comparison, MMC
+# base_kernel_built: base_kernel set to the base kernel's bzImage
+# (build-base.sh: the series' first patch only), built once per run;
+# empty with TEST_BASE=0, or, with one failure, when it does not build
+base_kernel_built() {
+	[ -z "${base_tried:-}" ] || return 0
+	base_tried=1 base_kernel=
+	[ "${TEST_BASE:-1}" = 1 ] || return 0
+	echo "== the base kernel, with every feature off"
+	if base_kernel=$("$S/build-base.sh" 2>"$logs/build-base.log"); then
+		ok "base kernel built (the series' first patch only)"
+	else
+		notok "base kernel: $(tail -n1 "$logs/build-base.log")"
+		base_kernel=
+	fi
+}
+
+# features_off_base NPS: with every feature off and no opt-in, the
+# patched kernel builds the base kernel's domains in NPS mode NPS: levels,
+# names, spans, flags and every balancing parameter (the base carries only
+# the series' first patch, which shows imb_numa_nr in debugfs); the base's
+# dump kept as $tmp/base-npsNPS.  Needs the patched kernel's boot_check
+# of that mode and base_kernel_built.
+features_off_base() {
+	local nps=$1 blog=$logs/test-base-milan-scaled-nps$1.log plog=$logs/test-milan-scaled-nps$1.log
+	[ -n "$base_kernel" ] || return 0
+	if ! dump_boot "$base_kernel" scaled "$nps" "" "$blog"; then
+		notok "base NPS$nps: boot failed: $(tail -n1 "$tmp/boot.err")"
+		return
+	fi
+	dump_of "$blog" >"$tmp/base-nps$nps"
+	dump_of "$plog" >"$tmp/patched"
+	if [ ! -s "$tmp/patched" ]; then
+		notok "features off = base, NPS$nps: no dump of the patched kernel in $plog"
+	elif diff "$tmp/base-nps$nps" "$tmp/patched" >"$tmp/diff"; then
+		ok "features off = base, NPS$nps: same levels, names, spans, flags and balancing parameters ($(grep -c . "$tmp/patched") lines)"
+	else
+		notok "features off = base, NPS$nps: $(grep -c '^>' "$tmp/diff") lines differ; CPU 0 base: $(levels_of "$tmp/base-nps$nps"); patched: $(levels_of "$tmp/patched"); first: $(grep '^[<>]' "$tmp/diff" | head -n2 | tr '\n' ' ')"
+	fi
+}
+
+# the guest boots: topology, guest tests, the base comparison, the cost
+# plugin; the other boots are boots-extra's (make check-full)
 sec_boots() {
 	# each guest test names the boots it runs in (guest_tests); a test
-	# that does not depend on the NPS mode runs in one (make check's hour:
-	# results.md), e.g. CPU hotplug and sis-core-test in NPS4, the
-	# kselftest and the saturation runs in NPS2, SIS_SHORT (it works
-	# inside the LLC) and sis-test in NPS1
-	for nps in ${TEST_NPS-1 2 4}; do
+	# that does not depend on the NPS mode runs in one (make check's
+	# budget, tests/budgets.txt), e.g. CPU hotplug and sis-core-test in
+	# NPS4, SIS_SHORT (it works inside the LLC) and sis-test in NPS1.
+	# NPS1 and NPS4, the modes of the hardware results; NPS2 (the
+	# kselftest and the saturation runs) is boots-extra's
+	for nps in ${TEST_NPS-1 4}; do
 		boot_check scaled "$nps" "${TEST_GUEST-$(guest_tests scaled "$nps")}"
 	done
-	# With every feature off and no opt-in, the patched kernel must build the
-	# base kernel's domains: levels, names, spans, flags and every balancing
-	# parameter.  The base carries only the series' first patch, which shows
-	# imb_numa_nr in debugfs.
-	base_kernel=
-	if [ "${TEST_BASE:-1}" = 1 ]; then
-		echo "== the base kernel, with every feature off"
-		if base_kernel=$("$S/build-base.sh" 2>"$logs/build-base.log"); then
-			ok "base kernel built (the series' first patch only)"
-		else
-			notok "base kernel: $(tail -n1 "$logs/build-base.log")"
-			base_kernel=
-		fi
-	fi
-	if [ -n "$base_kernel" ]; then
-		for nps in ${TEST_NPS-1 2 4}; do
-			blog=$logs/test-base-milan-scaled-nps$nps.log
-			plog=$logs/test-milan-scaled-nps$nps.log
-			if ! dump_boot "$base_kernel" scaled "$nps" "" "$blog"; then
-				notok "base NPS$nps: boot failed: $(tail -n1 "$tmp/boot.err")"
-				continue
-			fi
-			dump_of "$blog" >"$tmp/base-nps$nps"
-			dump_of "$plog" >"$tmp/patched"
-			if [ ! -s "$tmp/patched" ]; then
-				notok "features off = base, NPS$nps: no dump of the patched kernel in $plog"
-			elif diff "$tmp/base-nps$nps" "$tmp/patched" >"$tmp/diff"; then
-				ok "features off = base, NPS$nps: same levels, names, spans, flags and balancing parameters ($(grep -c . "$tmp/patched") lines)"
-			else
-				notok "features off = base, NPS$nps: $(grep -c '^>' "$tmp/diff") lines differ; CPU 0 base: $(levels_of "$tmp/base-nps$nps"); patched: $(levels_of "$tmp/patched"); first: $(grep '^[<>]' "$tmp/diff" | head -n2 | tr '\n' ' ')"
-			fi
-		done
-	fi
+	# every feature off: the base kernel's domains
+	base_kernel_built
+	for nps in ${TEST_NPS-1 4}; do
+		features_off_base "$nps"
+	done
 
-	# the cost plugin against known work, the patched kernel with every
-	# feature off against the base in instructions, and one scoreboard job
-	# with the plugin
+	# the cost plugin against known work, and the patched kernel with
+	# every feature off against the base in instructions
 	[ "${TEST_COST:-1}" = 0 ] ||
 		cost_boot_tests "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" "$base_kernel"
-
-	# The opt-in MMC level (sched_mmc): its topology, SIS_NODE_MMC bounded by
-	# it, groups that stay when an LLC goes offline, and what it changes
-	# against the base, named and measured
-	for nps in ${TEST_MMC_NPS-1}; do
-		boot_check scaled "$nps" "$(guest_tests mmc "$nps")" sched_mmc
-		mlog=$logs/test-milan-scaled-nps$nps-sched_mmc.log
-		if [ -s "$tmp/base-nps$nps" ] && [ -n "$(dump_of "$mlog")" ]; then
-			dump_of "$mlog" >"$tmp/mmc"
-			ok "sched_mmc NPS$nps against the base: CPU 0 base: $(levels_of "$tmp/base-nps$nps"); sched_mmc: $(levels_of "$tmp/mmc")"
-		fi
-	done
-
-	# SIS_CORE's idle mask after wakeups of tasks that cannot use an idle
-	# core (affinity, SCHED_IDLE, a core-scheduling cookie), and with
-	# isolcpus=domain taking the second thread of LLC 1's second core (69
-	# under milan) out of the domains; the masks on the paths that bypass
-	# the run queue hooks (a wakeup's CPU replaced by select_task_rq(),
-	# cpu.idle, domain rebuilds, that split core); schedstats=enable, as
-	# the isolated CPU's schedules are counted in /proc/schedstat
-	if [ "${TEST_ISOLCPUS:-1}" = 1 ]; then
-		local iso
-		iso=$(SHAPE=scaled NPS=1 && shape_init && linux_cpu $(((CORES + 1) * THREADS + 1)))
-		boot_check scaled 1 "$(guest_tests isolcpus 1)" "isolcpus=domain,$iso schedstats=enable"
-	fi
-
-	# split_llc=2 halves every LLC (same LLC ID): the MMC groups must keep
-	# their spans equal or disjoint, or topology_span_sane() leaves every CPU
-	# without domains
-	if [ "${TEST_SPLIT:-1}" = 1 ]; then
-		echo "== boot milan scaled NPS1 split_llc=2 sched_mmc"
-		slog=$logs/test-milan-scaled-nps1-split_llc.log
-		if dump_boot "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" scaled 1 "split_llc=2 sched_mmc" "$slog"; then
-			dump_of "$slog" | grep '^DOMAIN' >"$tmp/split"
-			n=$(awk '{ print $2 }' "$tmp/split" | sort -u | wc -l)
-			mc=$(awk '$2 == 0 && $4 == "MC" { print $5 }' "$tmp/split")
-			mcw=$(echo "$mc" | tr ',' '\n' | awk -F- 'NF { n += (NF > 1 ? $2 - $1 + 1 : 1) } END { print n + 0 }')
-			# every MMC span, and whether two of them overlap without being equal
-			bad=$(awk '$4 == "MMC" { s[$5] = 1 } END {
-				for (a in s) { split(a, r, ","); for (i in r) { n = split(r[i], e, "-")
-					for (c = e[1]; c <= e[n]; c++) { if (c in owner && owner[c] != a) print c; owner[c] = a } } } }' \
-				"$tmp/split" | head -n1)
-			if [ "$n" = 128 ] && [ "$mcw" = 4 ] && grep -q ' MMC ' "$tmp/split" &&
-				[ -z "$bad" ] && [ -z "$(splats "$slog")" ]; then
-				ok "split_llc=2 with MMC: all 128 CPUs have domains, CPU 0's MC is half an LLC ($mc), MMC spans equal or disjoint, no splat"
-			else
-				notok "split_llc=2 with MMC: $n CPUs with domains, CPU 0's MC ${mc:-none}, overlapping MMC at CPU ${bad:-none}, splat: $(splats "$slog" | head -n1)"
-			fi
-		else
-			notok "split_llc=2 boot failed: $(tail -n1 "$tmp/boot.err")"
-		fi
-	fi
-	# the other AMD platforms, each once with the topology and feature
-	# checks, in the small shape: their scaled shapes have 192 and 256
-	# CPUs, and 256 vCPUs on two host cores often stop before user space
-	# (sec_full); Genoa also in NPS4 with sched_mmc, where a node has 3
-	# LLCs, an odd count for the MMC pairs
-	for m in ${TEST_PLATFORMS-rome genoa turin}; do
-		MODEL=$m boot_check small 1 ""
-		[ "$m" != genoa ] || MODEL=genoa boot_check small 4 "" sched_mmc
-	done
-	# the small shape make reliability boots, with one cycle of its faults
-	# test on the plain kernel, and the SIS_CORE masks of a cpuset
-	# partition across SMT off and on (every sibling offline and back: the
-	# small shape has the fewest)
-	for nps in ${TEST_SMALL_NPS-4}; do
-		boot_check small "$nps" "$(guest_tests small "$nps")"
-	done
-	# a guest that never finishes: boot.sh must fail and leave every CPU's
-	# stack and the blocked tasks in the log (sysrq through the monitor)
-	if [ "${TEST_HANG:-1}" = 1 ]; then
-		echo "== a hung guest"
-		hlog=$logs/test-hang.log
-		# and whose silence (20 s) is no convoy: the stall check looks, a
-		# minute apart at most, and lets it run
-		if SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --timeout 90 --stall 20 -- \
-			'sleep 100000' 2>"$tmp/boot.err"; then
-			notok "hung guest: boot.sh exited 0"
-		elif grep -q 'did not finish within 90 s' "$tmp/boot.err" &&
-			grep -q 'sysrq: Show backtrace of all active CPUs' "$hlog" &&
-			grep -q 'sysrq: Show Blocked State' "$hlog" &&
-			grep -q 'NMI backtrace for cpu' "$hlog" &&
-			grep -q '^boot\.sh: hang: reached: LAB-BOOTED: 64 cpus' "$tmp/boot.err" &&
-			grep -Eq '^boot\.sh: hang: cpus: [0-9]+ busy, [0-9]+ idling' "$tmp/boot.err" &&
-			grep -q '^boot\.sh: hang: vcpus: 64 ([0-9]* in [a-z]' "$tmp/boot.err" &&
-			[ "$(grep -c '^CPU#[0-9]* [0-9a-f]\{16\}' "$hlog.stack")" = 64 ]; then
-			ok "hung guest: boot.sh failed after 90 s, all CPUs' stacks and the blocked tasks in the log, the vCPUs' registers in $hlog.regs and the tops of their stacks in $hlog.stack, their digest on stderr"
-		else
-			notok "hung guest: $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog, no digest ($(grep -c 'hang:' "$tmp/boot.err") lines) or not 64 stacks in $hlog.stack ($(grep -c '^CPU#[0-9]* [0-9a-f]' "$hlog.stack" 2>/dev/null))"
-		fi
-		# a guest that does not reach user space in time (here: 2 s)
-		if SHAPE=small NPS=1 "$S/boot.sh" --log "$logs/test-held.log" --boot-limit 2 --timeout 90 -- \
-			'true' 2>"$tmp/boot.err"; then
-			notok "guest held at boot: boot.sh exited 0"
-		elif grep -q 'did not reach user space within 2 s' "$tmp/boot.err" &&
-			grep -q '^boot\.sh: hang: vcpus: 64 (' "$tmp/boot.err"; then
-			ok "guest held at boot: boot.sh failed after its boot limit, with the vCPUs' digest ($(sed -n 's/^boot\.sh: hang: vcpus: //p' "$tmp/boot.err"))"
-		else
-			notok "guest held at boot: $(tail -n1 "$tmp/boot.err")"
-		fi
-	fi
 }

@@ -85,6 +85,7 @@ sec_host() {
 	script_names_apart
 	readme_reference
 	runner_size
+	budget_table
 	guest_test_boots
 	if make -s -C "$top/tools" O="$LAB_OUT/tools" check >"$logs/tools-check.log" 2>&1; then
 		while read -r line; do

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154 # $top, $tmp, $logs...: tests/run.sh
 # The patches section, sourced by tests/run.sh.
 
-# checkpatch on every patch, every prefix built
+# checkpatch on every patch (every prefix built: the bisect section)
 sec_patches() {
 	echo "== patches"
 	tree=$LAB_OUT/tree
@@ -18,16 +18,5 @@ sec_patches() {
 		done
 	else
 		notok "cannot prepare the tree: $(tail -n1 "$logs/patch.log")"
-	fi
-	if [ "${TEST_BISECT:-1}" = 1 ]; then
-		# qemu; up: !SMP, hence also SCHED_SMT and NUMA off (nonuma,
-		# CONFIG_NUMA=n with SMP, builds the whole series in sec_configs)
-		cfgs=${TEST_BISECT_CONFIGS:-qemu up}
-		# shellcheck disable=SC2086
-		if "$S/bisect-build.sh" $cfgs 2>"$logs/bisect.err"; then
-			ok "every prefix of the series builds with: $cfgs ($(grep -c ' build ' "$logs/bisect.err") steps, no warnings)"
-		else
-			notok "bisect build: $(tail -n1 "$logs/bisect.err")"
-		fi
 	fi
 }
