@@ -22,8 +22,8 @@ help:
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
 	@echo "make check-full  what make check leaves out: every prefix built, the other boots, the 256-CPU shape, the Intel model"
-	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=)"
-	@echo "make score       SIS scoreboard: decisions per variant under a load sweep (NPS=\"1 2 4\" SIZE= ROUNDS= BOOTS= MMC=)"
+	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=; RESUME=DIR goes on with a run)"
+	@echo "make score       SIS scoreboard: decisions per variant under a load sweep (NPS=\"1 2 4\" SIZE= ROUNDS= BOOTS= MMC= RESUME=)"
 	@echo "make mail        one posting per topic of patches/topics, send-email dry run (TOPIC= MAIL_ARGS=--send)"
 	@echo "make reliability debug kernel under hotplug, partitions, isolcpus, nosmt (slow)"
 	@echo "make clean       remove build/ except downloads and the ccache"
@@ -56,11 +56,12 @@ check test: deps
 check-full: deps
 	@tests/run.sh build bisect boots-extra full
 
+# RESUME=DIR goes on with the run whose results are in DIR
 bench: deps
-	@$(S)/bench.sh
+	@$(S)/bench.sh $(if $(RESUME),--resume '$(RESUME)')
 
 score: deps
-	@$(S)/score.sh
+	@$(S)/score.sh $(if $(RESUME),--resume '$(RESUME)')
 
 mail: deps
 	@$(S)/mail.sh $(if $(TOPIC),--topic '$(TOPIC)') $(MAIL_ARGS)

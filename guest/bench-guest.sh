@@ -108,7 +108,8 @@ cases() {
 	[ -z "$f" ] || $f
 }
 
-# emit RESULT CASE VALUE: one result row (job, run label, round and kind
+# emit RESULT CASE VALUE: one result row, into $T/rows (run_job appends
+# a job's rows to the results at once) (job, run label, round and kind
 # from the caller's $job, $v, $round and $kind; SIS figures, $fail and the
 # cost markers from the last measure, engine.sh's).  A run that failed,
 # or printed no figure or one its benchmark $b's NAME_check refuses
@@ -126,7 +127,7 @@ emit() {
 		[ -z "$why" ] || st="failed: $why"
 	fi
 	[ "$st" = ok ] || { val=; nfail=$((nfail + 1)); echo "bench: $1/$2 $v round $round $st" >&2; }
-	echo "$1,$2,$v,$round,$kind,${val:-NA},$(sis_figures "$T/out"),$job,$(printf '%s' "$st" | tr ',\n' '; '),$cost_from,$cost_to" >>"$CSV"
+	echo "$1,$2,$v,$round,$kind,${val:-NA},$(sis_figures "$T/out"),$job,$(printf '%s' "$st" | tr ',\n' '; '),$cost_from,$cost_to" >>"$T/rows"
 	msg="$msg $1/$2=${val:-FAILED}"
 }
 
@@ -149,7 +150,11 @@ AUDIT=${BENCH_AUDIT:-0} COST_RERUN=keep
 run_job() {
 	b=${1%%:*}
 	msg=
+	rm -f "$T/rows"
 	"$(bench_fn "$b" run)" "${1#*:}"
+	# the job's rows in one write: a boot stopped in the middle of a job
+	# leaves none of them, and a resumption runs it again whole
+	[ ! -f "$T/rows" ] || cat "$T/rows" >>"$CSV"
 	echo "bench:   $v round $round:$msg"
 }
 
@@ -292,6 +297,10 @@ bench_one() {
 	run_job "$job"
 }
 
+# a resumed boot (scripts/bench.sh --resume) runs only the cells (a job
+# of a run label in a round, of its kind) without their rows
+cells_done "$CSV" cost_to "variant job round kind"
+[ ! -s "$T/done" ] || echo "bench: resumed: $(grep -c '' "$T/done") runs done before"
 kind=run start=$(date +%s)
 sweep "$ROUNDS" bench_as bench_one "$LABELS" "$jobs"
 runs=$n
@@ -310,6 +319,7 @@ if [ "$VERIFY" -gt 0 ] && [ "$ROUNDS" -ge 2 ]; then
 		while [ "$i" -le "$VERIFY" ]; do
 			round=$i kind=verify
 			for v in $BASE_LABEL $($AWK -v j="$job" '$1 == j { print $2 }' "$T/outliers"); do
+				! cell_done "$v" "$job" "$i" verify || continue
 				run_as "$v"
 				echo "bench: verify $job $v (run $i of $VERIFY)"
 				run_job "$job"

@@ -61,14 +61,49 @@ engine_start() {
 	bench_servers_up
 }
 
+# cells_done CSV LAST KEY-COLUMNS [COL=VALUE...]: the cells of a resumed
+# boot that have a complete result in CSV, as $T/done, one "LABEL JOB
+# ROUND KIND" a line (cell_done): the rows that match every COL=VALUE and
+# have their columns up to LAST, whose status is ok or failed.
+# KEY-COLUMNS names the label, job, round and kind columns ("-kind" for
+# a constant "run"; JOB "A:B" joins two columns).  A boot that is no
+# resumption finds none.  scripts/bench.sh drops a line cut short before
+# it boots the guest again.
+cells_done() {
+	_csv=$1 _last=$2 _keys=$3
+	shift 3
+	: >"$T/done"
+	[ -s "$_csv" ] || return 0
+	awk -F, -v keys="$_keys" -v last="$_last" -v match_="$*" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; nk = split(keys, k, " "); nm = split(match_, m, " "); next }
+		function col(name, _p) {
+			if (name == "-kind") return "run"
+			if (index(name, ":")) { split(name, _p, ":"); return $c[_p[1]] ":" $c[_p[2]] }
+			return $c[name]
+		}
+		NF < c[last] || $c["status"] !~ /^(ok|failed: )/ { next }
+		{
+			for (i = 1; i <= nm; i++) { split(m[i], kv, "="); if ($c[kv[1]] != kv[2]) next }
+			print col(k[1]), col(k[2]), col(k[3]), col(k[4])
+		}' "$_csv" | sort -u >"$T/done"
+}
+
+# cell_done LABEL JOB ROUND KIND: the cell has a result from an earlier
+# boot of this run (cells_done)
+cell_done() {
+	[ -s "$T/done" ] && grep -qxF "$1 $2 $3 $4" "$T/done"
+}
+
 # sweep ROUNDS SET RUN LABELS JOBS: for each round, each label in that
 # round's rotation is switched on with SET LABEL, then each job runs
-# with RUN JOB.  RUN sees $round, $n (this run's number), $total and
-# $eta ("(ELAPSEDs, about REMAININGs left)").
+# with RUN JOB, but for the cells done (cell_done, kind run) in an earlier
+# boot of a resumed run.  RUN sees $round, $n (this run's number in the
+# whole sweep), $total and $eta ("(ELAPSEDs, about REMAININGs left)").
 sweep() {
 	_rounds=$1 _set=$2 _run=$3 _labels=$4 _jobs=$5
 	total=$((_rounds * $(echo $_labels | wc -w) * $(echo $_jobs | wc -w)))
-	n=0 round=1
+	_left=$(grep -c ' run$' "$T/done" 2>/dev/null || true)
+	n=0 round=1 _ran=0 _left=$((total - ${_left:-0}))
 	_start=$(date +%s)
 	while [ "$round" -le "$_rounds" ]; do
 		# shellcheck disable=SC2086
@@ -76,8 +111,10 @@ sweep() {
 			$_set "$_l"
 			for _j in $_jobs; do
 				n=$((n + 1))
+				! cell_done "$_l" "$_j" "$round" run || continue
 				_el=$(($(date +%s) - _start))
-				eta="(${_el}s, about $((_el * (total - n + 1) / (n > 1 ? n - 1 : 1)))s left)"
+				eta="(${_el}s, about $((_el * (_left - _ran) / (_ran > 0 ? _ran : 1)))s left)"
+				_ran=$((_ran + 1))
 				$_run "$_j"
 			done
 		done

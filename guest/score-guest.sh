@@ -149,6 +149,10 @@ set_variant() {
 }
 
 nfail=0
+# a resumed boot (scripts/bench.sh --resume) runs only the cells without
+# a complete row of this NPS mode and boot
+cells_done "$CSV" status "variant load:load_point round -kind" "nps=$NPS" "boot=$BOOT"
+[ ! -s "$T/done" ] || say "NPS$NPS boot $BOOT resumed: $(grep -c '' "$T/done") runs done before"
 # shellcheck disable=SC2086
 sweep "$ROUNDS" set_variant score_run "$run_variants" "$JOBS"
 say "NPS$NPS boot $BOOT done: $n runs in ${sweep_secs}s, $nfail failed"

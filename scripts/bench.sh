@@ -29,9 +29,23 @@ SCORE_TIMEOUT_DEFAULT=14400
 # 36-68 s); hackbench's processes over pipes reach 2x in 35-70 s.
 SCORE_CEILINGS="schbench=1/4 tbench=1/4 netperf=1/4"
 
+# both modes' --help on --resume
+RESUME_HELP="A run writes its plan to plan.txt as it starts (the run configuration,
+the machine, the boots, the kernels' SHA-256).  --resume DIR goes on
+with a run that stopped (the driver killed, a guest stopped early): it
+refuses in one line, changing nothing, when the settings now plan
+otherwise; it boots only the boots that did not run everything, as the
+plan laid them out (the same NPS mode and boot index), and the guest
+runs only the cells without a whole row there (a run cut short runs
+again whole).  The reports then equal those of a run never stopped.
+The rows, notes.txt, system.txt and stopped are put together from
+parts/ (the run's, each boot's) in plan order; done lists the boots
+that ran everything; what a boot run again replaces is in
+interrupted/BOOT-N/."
+
 bench_usage() {
 	cat <<EOT
-usage: ${0##*/} [--host | --kernel BZIMAGE] [--score] [--help]
+usage: ${0##*/} [--host | --kernel BZIMAGE] [--score] [--resume DIR] [--help]
 
 Applies the series, builds the qemu kernel, boots it on the emulated Zen3
 topology and runs guest/bench-guest.sh there, which flips the SIS
@@ -41,7 +55,8 @@ variant order each round and re-runs significant regressions for the
 machine instead (root, a kernel with the series, debugfs mounted): for
 users with real Zen3 hardware.  --kernel boots BZIMAGE as it is, skipping
 the patch and build steps.  --score runs the SIS scoreboard instead
-(scripts/score.sh, a preset of this driver: see its --help).
+(scripts/score.sh, a preset of this driver: see its --help).  --resume
+DIR goes on with the run whose results are in DIR (below).
 
 Environment:
   NPS       1|2|4 (default 1; --host: only labels the report)
@@ -122,12 +137,13 @@ bench-base.conf the base kernel's), results.csv (one row per run,
 written as it ends), system.txt, programs.txt, report.txt (normalized
 blocks), report-old.txt (value (pct) tables), results.json and
 plots/*.png.
+$RESUME_HELP
 EOT
 }
 
 score_usage() {
 	cat <<EOT
-usage: ${0##*/} [--kernel BZIMAGE] [--help]
+usage: ${0##*/} [--kernel BZIMAGE] [--resume DIR] [--help]
 
 The scoreboard mode of scripts/bench.sh (bench.sh --score, the same
 driver and guest engine, guest/engine.sh).  Applies the series and
@@ -202,10 +218,11 @@ marked emulated), results.md (the scoreboard's Markdown tables for
 Documentation/results.md) and frontier-npsN.png (scripts/score_report.py).
 A failed run is recorded as failed with its reason, never with figures;
 score.sh then exits 3, or 4 when a guest stopped early.
+$RESUME_HELP
 EOT
 }
 
-mode=${LAB_RUN_MODE:-bench} host=0 kernel=
+mode=${LAB_RUN_MODE:-bench} host=0 kernel= resume=
 case $mode in
 bench|score) ;;
 *) die "LAB_RUN_MODE is bench or score, not '$mode'" ;;
@@ -216,9 +233,15 @@ while [ $# -gt 0 ]; do
 	--host) host=1; shift ;;
 	--score) mode=score; shift ;;
 	--kernel) need_value "$@"; kernel=$2; shift 2 ;;
+	--resume) need_value "$@"; resume=$2; shift 2 ;;
 	*) "${mode}_usage" >&2; exit 2 ;;
 	esac
 done
+if [ -n "$resume" ]; then
+	[ -d "$resume" ] || die "--resume $resume: no such directory"
+	resume=$(cd "$resume" && pwd)
+	[ -f "$resume/plan.txt" ] || die "--resume $resume: no plan.txt there (not the results directory of a run)"
+fi
 [ "$mode$host" != score1 ] || die "--host runs make bench's matrix, not the scoreboard"
 [ -z "$kernel" ] || [ -f "$kernel" ] || die "no kernel image at '$kernel'"
 
@@ -344,7 +367,10 @@ score_plan() {
 }
 # score_conf: the run configuration the guest reads, score.conf
 score_conf() {
-	cat >"$out/score.conf" <<-EOT
+	score_conf_text >"$out/score.conf"
+}
+score_conf_text() {
+	cat <<-EOT
 	machine=QEMU TCG guest${LAB_TCG_THREAD:+ (TCG thread=$LAB_TCG_THREAD)}, $MODEL model, $SHAPE shape, $NR_CPUS CPUs
 	model=$MODEL
 	shape=$SHAPE
@@ -431,11 +457,10 @@ bench_plan() {
 	audit=${BENCH_AUDIT:-1}
 	[ "$host" = 0 ] || audit=${BENCH_AUDIT:-0}
 }
-# bench_conf: the run configuration, which the guest (or --host, this
-# machine) reads and the results keep (the base kernel runs from its own
-# copy), and what the host knows of the run, system.txt
-bench_conf() {
-	cat >"$out/bench.conf" <<-EOT
+# bench_conf_text: bench.conf, the run configuration, which the guest
+# (or --host, this machine) reads and the results keep
+bench_conf_text() {
+	cat <<-EOT
 	variants=$variants
 	knobs=$knobs
 	benches=$benches
@@ -448,6 +473,12 @@ bench_conf() {
 	audit=$audit
 	netperf_port=${NETPERF_PORT:-12875}
 	EOT
+}
+# bench_conf: the run configuration, which the guest (or --host, this
+# machine) reads and the results keep (the base kernel runs from its own
+# copy), and what the host knows of the run, system.txt
+bench_conf() {
+	bench_conf_text >"$out/bench.conf"
 	sed -e 's/^variants=.*/variants=base/' -e 's/^verify=.*/verify=0/' "$out/bench.conf" >"$out/bench-base.conf"
 	# what the host knows of the run; the guest adds what the machine says
 	{
@@ -492,14 +523,62 @@ else
 	[ "$mode" = score ] || [ "${BASE:-1}" = 0 ] || base=$("$LAB_TOP/scripts/build-base.sh" qemu)
 	version=$(file -b "$kernel" | sed -n 's/.*version \([^ ,]*\).*/\1/p')
 fi
-mkdir -p "$out"
-"${mode}_conf"
-note "results in $out"
-[ ${#notes[@]} = 0 ] || printf '%s\n' "${notes[@]}" >>"$out/notes.txt"
+# plan_text: the plan of the run, plan.txt: everything that decides its
+# cells and how they run (the run configuration the guest reads, the
+# machine, the boots, the kernels by their SHA-256); a resumption must
+# plan the same
+plan_text() {
+	local ksum=none bsum=none
+	if [ "$host" = 1 ]; then
+		ksum="this machine's $(uname -r)"
+	else
+		ksum=$(sha256sum <"$kernel" | cut -d' ' -f1)
+		[ -z "$base" ] || bsum=$(sha256sum <"$base" | cut -d' ' -f1)
+	fi
+	cat <<-EOT
+	mode=$mode
+	host=$host
+	model=$MODEL
+	shape=$SHAPE
+	nps=$nps_list
+	boots=$boots
+	boot_args=${append[1]:-}
+	tcg_thread=${LAB_TCG_THREAD:-}
+	cost=$cost
+	kernel=$ksum
+	base_kernel=$bsum
+	EOT
+	"${mode}_conf_text" | sed 's/^/conf./'
+}
+
+# plan_differs OLD: the first line of the plan that differs from OLD's,
+# as "KEY was 'A', now 'B'"
+plan_differs() {
+	plan_text | awk -F= -v old="$1" '
+		BEGIN { while ((getline l < old) > 0) { k = l; sub(/=.*/, "", k); v = l; sub(/^[^=]*=/, "", v); o[k] = v; order[++n] = k } }
+		{ k = $1; v = $0; sub(/^[^=]*=/, "", v); seen[k] = 1
+		  if (!(k in o)) { printf "%s was not set, now '\''%s'\''\n", k, v; done = 1; exit }
+		  if (o[k] != v) { printf "%s was '\''%s'\'', now '\''%s'\''\n", k, o[k], v; done = 1; exit } }
+		END { for (i = 1; !done && i <= n; i++) if (!(order[i] in seen)) { printf "%s was '\''%s'\'', now not set\n", order[i], o[order[i]]; exit } }'
+}
+
+if [ -n "$resume" ]; then
+	why=$(plan_differs "$resume/plan.txt")
+	[ -z "$why" ] || die "$resume was planned otherwise: $why (resume it as it was started, or start a new run)"
+	out=$resume stamp=${resume##*/} csv=$resume/${csv##*/}
+	note "resuming $out"
+else
+	mkdir -p "$out"
+	plan_text >"$out/plan.txt"
+	"${mode}_conf"
+	note "results in $out"
+	[ ${#notes[@]} = 0 ] || printf '%s\n' "${notes[@]}" >>"$out/notes.txt"
+fi
 
 # the cost plugin for the QEMU boot.sh will take; without it the runs go
-# on and their cost columns are NA
+# on and their cost columns are NA (a resumption needs it as planned)
 if [ "$cost" = 1 ] && ! cost_plugin "$out/cost-plugin.err"; then
+	[ -z "$resume" ] || die "no cost plugin ($(tail -n1 "$out/cost-plugin.err")), which the plan counts cost with"
 	echo "no cost plugin ($(tail -n1 "$out/cost-plugin.err")): the cost columns are NA" |
 		tee -a "$out/notes.txt" | sed "s/^/${0##*/}: /" >&2
 	cost=0
@@ -512,9 +591,10 @@ fi
 # its line when nothing ran before it; a guest that stopped early
 # (boot.sh failed, a hang ended in its sysrq dump) is noted as LABEL in
 # $out/stopped and notes.txt.  Then the cost figures of its rows
-# (sis_cost.py attach's --only/--except ROWS; NA without the plugin).
+# (sis_cost.py attach's --rows ROWS; NA without the plugin).
 # $guest_rc is boot.sh's status (3: the guest ran everything, some runs
-# failed).
+# failed).  LAB_BOOT_SH (default scripts/boot.sh) is for the lab's
+# tests, which run the guest on the host.
 guest_boot() {
 	local k=$1 n=$2 label=$3 log=$4 co=$5 cmd=$6 c=()
 	shift 6
@@ -522,7 +602,7 @@ guest_boot() {
 	set +e
 	# each run has its own time limit in the guest; the boot's is the
 	# last resort
-	LAB_GUEST_BINS="$bins" "$LAB_TOP/scripts/boot.sh" -v --kernel "$k" --nps "$n" \
+	LAB_GUEST_BINS="$bins" "${LAB_BOOT_SH:-$LAB_TOP/scripts/boot.sh}" -v --kernel "$k" --nps "$n" \
 		--shape "$SHAPE" --model "$MODEL" --out "$out" --log "$out/$log" \
 		--timeout "$timeout" "${append[@]}" "${c[@]}" -- "$cmd" \
 		2>"$out/boot.err" | grep --line-buffered "^$mode:"
@@ -532,6 +612,7 @@ guest_boot() {
 		[ "$(wc -l 2>/dev/null <"$csv" || echo 0)" -gt 1 ] || die "$(cat "$out/refused")"
 		echo "the guest of $label ran nothing: $(cat "$out/refused")" >>"$out/stopped"
 		rm -f "$out/refused"
+		guest_rc=refused
 	else
 		case $guest_rc in
 		0|3) ;;
@@ -544,33 +625,186 @@ guest_boot() {
 		echo "no cost figures for $label: $(tail -n1 "$out/cost.err")" | tee -a "$out/notes.txt" >&2
 }
 
-# the runs
+# The boots of the plan are its groups, in order (make score: NPS mode
+# and boot index; make bench: the patched kernel, then the base, or this
+# machine with --host).  The results directory is the run's part (what
+# was written before the first boot) and each group's part (the rows it
+# ran, the lines it added to notes.txt, system.txt and stopped), kept in
+# parts/GROUP/ when it ends and put together in plan order; a group whose
+# guest ran everything is listed in done.  A resumption (--resume) keeps
+# the rows of a group that did not end, or was ended early, drops the
+# rest of its part (to interrupted/, with its console log and cost
+# reports), and boots it again, the guest skipping the cells with rows.
+PART_FILES="notes.txt system.txt stopped"
+parts=$out/parts
 if [ "$mode" = score ]; then
-	# boots outermost, so that a second pass over the NPS modes measures
-	# the boot-to-boot spread with drift spread over the whole run
-	for ((b = 1; b <= boots; b++)); do
-		for n in $nps_list; do
-			note "NPS$n boot $b of $boots"
-			guest_boot "$kernel" "$n" "NPS$n boot $b" "console-nps$n-boot$b.log" "cost-nps$n-boot$b.out" \
-				"/lab/score-guest.sh $n $b" --only nps="$n" --only boot="$b"
-		done
-	done
+	groups=$(for ((b = 1; b <= boots; b++)); do for n in $nps_list; do echo "nps$n-boot$b"; done; done)
+	last_col=status
 elif [ "$host" = 1 ]; then
-	# the guest's folder, run in place
-	LAB_DIR=$LAB_TOP/guest OUT=$out PATH="$LAB_OUT/tools:$LAB_TOP/guest:$PATH" \
-		sh "$LAB_TOP/guest/bench-guest.sh" "$out/bench.conf" 2>&1 | tee "$out/console.log" |
-		grep --line-buffered '^bench:' || true
-	# a knob or variant this kernel lacks: the guest's one line
-	[ ! -s "$out/refused" ] || die "$(cat "$out/refused")"
+	groups=host last_col=cost_to
 else
-	guest_boot "$kernel" "$NPS" console.log console.log cost-console.out \
-		"/lab/bench-guest.sh /lab/out/bench.conf" --except 'variant=base*'
-	# the base kernel has none of the series' features: every run is the
-	# base as it is, labelled base (base@KNOB=VALUE with KNOBS); nothing
-	# to verify against tip there
-	[ -z "$base" ] || guest_boot "$base" "$NPS" console-base.log console-base.log cost-console-base.out \
-		"/lab/bench-guest.sh /lab/out/bench-base.conf" --only 'variant=base*'
+	groups=patched${base:+ base} last_col=cost_to
 fi
+groups=$(echo $groups)
+
+# lines FILE: its lines (0 when it is missing)
+lines() {
+	if [ -f "$1" ]; then grep -c '' "$1" || true; else echo 0; fi
+}
+
+# complete_rows: the rows on stdin that are whole (a newline at the end,
+# every column up to the guest's last, a status): a boot stopped while
+# it wrote leaves a row cut short, which is dropped (its cell runs again)
+complete_rows() {
+	awk -F, -v hdr="$(head -n1 "$csv")" -v last="$last_col" '
+		BEGIN { n = split(hdr, h, ","); for (i = 1; i <= n; i++) c[h[i]] = i }
+		NF >= c[last] && $c["status"] ~ /^(ok|failed: )/'
+}
+
+# assemble [UPTO]: the run's files made of the run part and the parts of
+# the groups before UPTO (every group: no UPTO), in plan order; the rows
+# under the results' header
+assemble() {
+	local f g
+	for f in $PART_FILES; do
+		{
+			cat "$parts/run/$f" 2>/dev/null || true
+			for g in $groups; do
+				[ "$g" != "${1:-}" ] || break
+				cat "$parts/$g/$f" 2>/dev/null || true
+			done
+		} >"$out/$f.new"
+		if [ -s "$out/$f.new" ]; then mv "$out/$f.new" "$out/$f"; else rm -f "$out/$f.new" "$out/$f"; fi
+	done
+	[ -f "$csv" ] || return 0
+	{
+		head -n1 "$csv"
+		for g in $groups; do
+			[ "$g" != "${1:-}" ] || break
+			cat "$parts/$g/rows" 2>/dev/null || true
+		done
+	} >"$csv.new"
+	mv "$csv.new" "$csv"
+}
+
+# group_files GROUP: the console log and cost reports of the group's boot
+group_files() {
+	case $1 in
+	nps*) echo "console-${1}.log cost-${1}.out cost-${1}.out.map" ;;
+	patched) echo "console.log cost-console.out cost-console.out.map" ;;
+	base) echo "console-base.log cost-console-base.out cost-console-base.out.map" ;;
+	host) echo "console.log - -" ;;
+	esac
+}
+
+# reopen GROUP: before a resumption boots the group again, its rows kept
+# (a boot stopped while it ran: the whole rows it wrote, with their cost
+# figures from its reports) and the rest of its part moved to
+# interrupted/GROUP-N/ with its console log and cost reports
+reopen() {
+	local g=$1 p=$parts/$1 f n=1 keep rows
+	[ -f "$p/start" ] || return 0
+	while [ -e "$out/interrupted/$g-$n" ]; do n=$((n + 1)); done
+	local i=$out/interrupted/$g-$n
+	mkdir -p "$i"
+	if [ ! -f "$p/ended" ]; then
+		# the driver stopped in this group: everything after its start
+		# is its part
+		read -r keep rows < <(sed -n 's/^rows //p' "$p/start")
+		if [ -f "$csv" ]; then
+			[ -z "$(tail -c1 "$csv")" ] || echo >>"$csv"
+			"$LAB_TOP/scripts/sis_cost.py" attach --rows "$((rows + keep + 1))-" "$csv" \
+				"$out/$(group_files "$g" | cut -d' ' -f2)" 2>"$i/cost.err" || true
+			tail -n +"$((rows + 2))" "$csv" >"$i/rows"
+			complete_rows <"$i/rows" >"$p/rows"
+		fi
+		for f in $PART_FILES; do
+			n=$(sed -n "s/^$f //p" "$p/start")
+			[ ! -f "$out/$f" ] || tail -n +"$((n + 1))" "$out/$f" >"$i/$f"
+		done
+	else
+		for f in $PART_FILES; do
+			[ ! -f "$p/$f" ] || mv "$p/$f" "$i/$f"
+		done
+	fi
+	for f in $(group_files "$g") boot.err; do
+		[ ! -f "$out/$f" ] || mv "$out/$f" "$i/$f"
+	done
+	rm -f "$p/start" "$p/ended"
+	find "$i" -type f -empty -delete
+	note "$g: kept $(lines "$p/rows") rows, the rest of its last boot in ${i#"$out"/}"
+}
+
+# run_group GROUP: the group's boot, its part kept, the files put together
+run_group() {
+	local g=$1 p=$parts/$1 f rows keep n b
+	assemble "$g"
+	mkdir -p "$p"
+	rows=0
+	[ ! -f "$csv" ] || rows=$(($(lines "$csv") - 1))
+	keep=$(lines "$p/rows")
+	{
+		echo "rows $keep $rows"
+		for f in $PART_FILES; do echo "$f $(lines "$out/$f")"; done
+	} >"$p/start"
+	[ "$keep" = 0 ] || cat "$p/rows" >>"$csv"
+	case $g in
+	nps*)
+		n=${g#nps} n=${n%-boot*} b=${g#*-boot}
+		note "NPS$n boot $b of $boots"
+		guest_boot "$kernel" "$n" "NPS$n boot $b" "console-$g.log" "cost-$g.out" \
+			"/lab/score-guest.sh $n $b" --rows "$((rows + keep + 1))-" ;;
+	patched)
+		guest_boot "$kernel" "$NPS" console.log console.log cost-console.out \
+			"/lab/bench-guest.sh /lab/out/bench.conf" --rows "$((rows + keep + 1))-" ;;
+	base)
+		# the base kernel has none of the series' features: every run is
+		# the base as it is, labelled base (base@KNOB=VALUE with KNOBS);
+		# nothing to verify against tip there
+		guest_boot "$base" "$NPS" console-base.log console-base.log cost-console-base.out \
+			"/lab/bench-guest.sh /lab/out/bench-base.conf" --rows "$((rows + keep + 1))-" ;;
+	host)
+		# the guest's folder, run in place
+		guest_rc=0
+		LAB_DIR=$LAB_TOP/guest OUT=$out PATH="$LAB_OUT/tools:$LAB_TOP/guest:$PATH" \
+			sh "$LAB_TOP/guest/bench-guest.sh" "$out/bench.conf" 2>&1 | tee "$out/console.log" |
+			grep --line-buffered '^bench:' || true
+		# a knob or variant this kernel lacks: the guest's one line
+		[ ! -s "$out/refused" ] || die "$(cat "$out/refused")"
+		grep -q '^bench: done, ' "$out/console.log" || guest_rc=stopped ;;
+	esac
+	[ ! -f "$csv" ] || tail -n +"$((rows + 2))" "$csv" | complete_rows >"$p/rows"
+	for f in $PART_FILES; do
+		n=$(sed -n "s/^$f //p" "$p/start")
+		rm -f "$p/$f"
+		[ "$(lines "$out/$f")" -le "$n" ] || tail -n +"$((n + 1))" "$out/$f" >"$p/$f"
+	done
+	touch "$p/ended"
+	case $guest_rc in 0|3) echo "$g" >>"$out/done" ;; esac
+	assemble
+}
+
+# the runs: the run part first (on a resumption, unless a group began),
+# then on a resumption the groups to boot again reopened
+if [ ! -d "$parts/run" ] && [ -z "$(ls "$parts"/*/start "$parts"/*/ended 2>/dev/null)" ]; then
+	mkdir -p "$parts/run"
+	for f in $PART_FILES; do
+		[ ! -f "$out/$f" ] || cp "$out/$f" "$parts/run/$f"
+	done
+fi
+if [ -n "$resume" ]; then
+	for g in $groups; do
+		grep -qx "$g" "$out/done" 2>/dev/null || reopen "$g"
+	done
+	assemble
+fi
+for g in $groups; do
+	if grep -qx "$g" "$out/done" 2>/dev/null; then
+		note "$g: every run done before, not run again"
+	else
+		run_group "$g"
+	fi
+done
 
 [ "$(wc -l 2>/dev/null <"$csv" || echo 0)" -gt 1 ] ||
 	die "no results were written (see $out/console*.log) $(cat "$out/stopped" 2>/dev/null || true)"

@@ -12,6 +12,11 @@ the shape of a platform of configs/platform/: 2 sockets, its LLCs per
 socket (one QEMU die each), cores per LLC, SMT2, NPS NUMA nodes per
 socket with SLIT distances 10/12/32.  The guest runs CMD (default: a
 topology summary) from /lab and powers off; the exit status is CMD's.
+A guest stopped at a limit gives a status of boot.sh's own, the reason on
+stderr: 124 (not finished within --timeout), 125 (no user space within
+--boot-limit), 126 (stalled: the emulator's jiffies_lock convoy,
+--stall); boot.sh's other errors exit 1 (2: usage), so CMD should not
+end with 124 to 126 itself.
 The whole guest console plus its final dmesg goes to LOG.
 
   --nps N         one of the platform's NPS modes (default \$NPS or 1;
@@ -332,11 +337,16 @@ if [ "$rc" -eq 124 ]; then
 	"$LAB_TOP/scripts/hang-digest.sh" ${map:+--map "$map"} "$log" | while read -r line; do
 		note "hang: $line"
 	done
-	[ ! -e "$work/convoy" ] ||
-		die "guest stalled: $(sed -n 's/^locks: //p' "$work/convoy") after $stall s of silence, twice a minute apart (the emulator's jiffies_lock convoy, results.md); its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
-	[ ! -e "$work/no-user-space" ] ||
-		die "guest did not reach user space within $boot_limit s; its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
-	die "guest did not finish within $timeout s; its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
+	where="its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
+	if [ -e "$work/convoy" ]; then
+		note "error: guest stalled: $(sed -n 's/^locks: //p' "$work/convoy") after $stall s of silence, twice a minute apart (the emulator's jiffies_lock convoy, results.md); $where"
+		exit 126
+	elif [ -e "$work/no-user-space" ]; then
+		note "error: guest did not reach user space within $boot_limit s; $where"
+		exit 125
+	fi
+	note "error: guest did not finish within $timeout s; $where"
+	exit 124
 fi
 [ "$rc" -eq 0 ] || die "QEMU failed with status $rc: $(grep -v '^$' "$log.qemu" 2>/dev/null | tail -n1)"
 st=$(sed -n 's/^LAB-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n1)

@@ -229,10 +229,13 @@ def cmd_attach(args):
             if r.get(c) in (None, ''):
                 r[c] = 'NA'
         r.pop(None, None)
-    for r in rows:
+    first, last = args.rows or (1, None)
+    for i, r in enumerate(rows, 1):
         def hit(k, v):
             return fnmatch.fnmatchcase(r.get(k) or '', v)
         if not all(hit(k, v) for k, v in args.only) or any(hit(k, v) for k, v in args.other):
+            continue
+        if i < first or (last is not None and i > last):
             continue
         fig = dict.fromkeys(COLUMNS, 'NA')
         a, b = r.get('cost_from', 'NA'), r.get('cost_to', 'NA')
@@ -362,6 +365,14 @@ def cmd_compare(args):
     return 1 if unknown and args.strict else 0
 
 
+def row_range(text):
+    """ "A-B" or "A-": data rows A to B (or to the last), from 1."""
+    a, dash, b = text.partition('-')
+    if not dash or not a.isdigit() or int(a) < 1 or (b and (not b.isdigit() or int(b) < int(a))):
+        raise argparse.ArgumentTypeError(f'not FIRST-[LAST] (rows from 1): {text}')
+    return int(a), (int(b) if b else None)
+
+
 def column_value(text):
     col, eq, val = text.partition('=')
     if not col or not eq:
@@ -383,6 +394,9 @@ def main(argv=None):
                    help='only the rows whose COL matches the glob VAL (repeatable: all must hold)')
     p.add_argument('--except', dest='other', type=column_value, action='append', default=[],
                    metavar='COL=VAL', help='not the rows whose COL matches the glob VAL')
+    p.add_argument('--rows', type=row_range, metavar='FIRST-[LAST]',
+                   help='only the data rows FIRST to LAST (to the end without LAST), from 1: '
+                   'those one boot appended')
     p.add_argument('csv')
     p.add_argument('out', help="the plugin output file of the boot that wrote those rows "
                    "(missing: the rows' cost figures are NA)")

@@ -104,10 +104,12 @@ sec_boots_extra() {
 		hlog=$logs/test-hang.log
 		# and whose silence (20 s) is no convoy: the stall check looks, a
 		# minute apart at most, and lets it run
-		if SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --timeout 90 --stall 20 -- \
-			'sleep 100000' 2>"$tmp/boot.err"; then
+		rc=0
+		SHAPE=small NPS=1 "$S/boot.sh" --log "$hlog" --timeout 90 --stall 20 -- \
+			'sleep 100000' 2>"$tmp/boot.err" || rc=$?
+		if [ "$rc" = 0 ]; then
 			notok "hung guest: boot.sh exited 0"
-		elif grep -q 'did not finish within 90 s' "$tmp/boot.err" &&
+		elif [ "$rc" = 124 ] && grep -q 'did not finish within 90 s' "$tmp/boot.err" &&
 			grep -q 'sysrq: Show backtrace of all active CPUs' "$hlog" &&
 			grep -q 'sysrq: Show Blocked State' "$hlog" &&
 			grep -q 'NMI backtrace for cpu' "$hlog" &&
@@ -115,19 +117,21 @@ sec_boots_extra() {
 			grep -Eq '^boot\.sh: hang: cpus: [0-9]+ busy, [0-9]+ idling' "$tmp/boot.err" &&
 			grep -q '^boot\.sh: hang: vcpus: 64 ([0-9]* in [a-z]' "$tmp/boot.err" &&
 			[ "$(grep -c '^CPU#[0-9]* [0-9a-f]\{16\}' "$hlog.stack")" = 64 ]; then
-			ok "hung guest: boot.sh failed after 90 s, all CPUs' stacks and the blocked tasks in the log, the vCPUs' registers in $hlog.regs and the tops of their stacks in $hlog.stack, their digest on stderr"
+			ok "hung guest: boot.sh failed after 90 s (status 124), all CPUs' stacks and the blocked tasks in the log, the vCPUs' registers in $hlog.regs and the tops of their stacks in $hlog.stack, their digest on stderr"
 		else
-			notok "hung guest: $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog, no digest ($(grep -c 'hang:' "$tmp/boot.err") lines) or not 64 stacks in $hlog.stack ($(grep -c '^CPU#[0-9]* [0-9a-f]' "$hlog.stack" 2>/dev/null))"
+			notok "hung guest: status $rc (want 124), $(tail -n1 "$tmp/boot.err"); no sysrq output in $hlog, no digest ($(grep -c 'hang:' "$tmp/boot.err") lines) or not 64 stacks in $hlog.stack ($(grep -c '^CPU#[0-9]* [0-9a-f]' "$hlog.stack" 2>/dev/null))"
 		fi
 		# a guest that does not reach user space in time (here: 2 s)
-		if SHAPE=small NPS=1 "$S/boot.sh" --log "$logs/test-held.log" --boot-limit 2 --timeout 90 -- \
-			'true' 2>"$tmp/boot.err"; then
+		rc=0
+		SHAPE=small NPS=1 "$S/boot.sh" --log "$logs/test-held.log" --boot-limit 2 --timeout 90 -- \
+			'true' 2>"$tmp/boot.err" || rc=$?
+		if [ "$rc" = 0 ]; then
 			notok "guest held at boot: boot.sh exited 0"
-		elif grep -q 'did not reach user space within 2 s' "$tmp/boot.err" &&
+		elif [ "$rc" = 125 ] && grep -q 'did not reach user space within 2 s' "$tmp/boot.err" &&
 			grep -q '^boot\.sh: hang: vcpus: 64 (' "$tmp/boot.err"; then
-			ok "guest held at boot: boot.sh failed after its boot limit, with the vCPUs' digest ($(sed -n 's/^boot\.sh: hang: vcpus: //p' "$tmp/boot.err"))"
+			ok "guest held at boot: boot.sh failed after its boot limit (status 125), with the vCPUs' digest ($(sed -n 's/^boot\.sh: hang: vcpus: //p' "$tmp/boot.err"))"
 		else
-			notok "guest held at boot: $(tail -n1 "$tmp/boot.err")"
+			notok "guest held at boot: status $rc (want 125), $(tail -n1 "$tmp/boot.err")"
 		fi
 	fi
 

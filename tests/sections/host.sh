@@ -98,6 +98,7 @@ sec_host() {
 	bench_registry_one_file
 	figures_one_list
 	engine_exit_status
+	matrix_resume
 	bench_driver_failures
 	refresh_refuses_edited_stack
 	cover_letter_numbers
