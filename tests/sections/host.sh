@@ -99,6 +99,7 @@ sec_host() {
 	figures_one_list
 	engine_exit_status
 	matrix_resume
+	ground_truth_scores
 	bench_driver_failures
 	refresh_refuses_edited_stack
 	cover_letter_numbers
