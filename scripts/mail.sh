@@ -43,7 +43,8 @@ subject), then what the script adds: the postings and their order, the
 prerequisites, the base, each patch's changes since the previous version
 (Documentation/cover-letters/changes.txt, and whether its diff differs
 from that version's, read from this repository's history), the topic's
-rows of the newest make score table (or of --score DIR; marked emulated),
+rows of the newest make score run (or of --score DIR, its score.csv read
+by score_report.py; marked emulated),
 what is not measured, the Link: tags, and at the end base-commit:,
 prerequisite-patch-id: and change-id: lines.  base-commit is the commit
 of KERNEL_SRC when that is a clean git tree; Debian's tarball has none,
@@ -267,11 +268,11 @@ if [ -z "$results" ]; then
 fi
 [ -z "$results" ] || [ -s "$results/report.txt" ] ||
 	die "no report.txt in '$results' (run make bench, or pass --results DIR)"
-if [ -z "$score" ] && [ -s "$LAB_OUT/score/latest/cover-letter.txt" ]; then
+if [ -z "$score" ] && [ -s "$LAB_OUT/score/latest/score.csv" ]; then
 	score=$LAB_OUT/score/latest
 fi
-[ -z "$score" ] || [ -s "$score/cover-letter.txt" ] ||
-	die "no cover-letter.txt in '$score' (run make score, or pass --score DIR)"
+[ -z "$score" ] || [ -s "$score/score.csv" ] ||
+	die "no score.csv in '$score' (run make score, or pass --score DIR)"
 
 # the sender signs off: the series' placeholder author and sign-off become them
 name=$(git -C "$LAB_TOP" config --get user.name 2>/dev/null || true)
@@ -374,19 +375,12 @@ wrap() {
 	fold -s -w $((72 - $1)) | sed -e 's/ *$//' -e "s/^/$(printf '%*s' "$1" '')/"
 }
 
-# score_rows TOPIC: the score table with the rows of tip and the topic's
-# variants (all its other text kept); status 3 when no variant of the
-# topic has a row
+# score_rows TOPIC: the scoreboard's cover table of tip and the topic's
+# variants, from the score run's rows (score_report.py); status 3, with
+# the reasons the run gave for skipping them, when none of them has a row
 score_rows() {
-	awk -v want=" tip $(tget "$1" variants) " '
-		/^NPS[0-9]/ { tab = 1; print; next }
-		tab && /^[ \t]*$/ { tab = 0 }
-		tab && /^[A-Za-z]/ && NF > 1 && $1 ~ /^[A-Za-z_+]+$/ {
-			if (index(want, " " $1 " ")) { print; if ($1 != "tip") found = 1 }
-			next
-		}
-		{ print }
-		END { exit found ? 0 : 3 }' "$score/cover-letter.txt"
+	"$LAB_TOP/scripts/score_report.py" --format cover --variants "tip $(tget "$1" variants)" \
+		"$score/score.csv"
 }
 
 prefix=PATCH
@@ -475,7 +469,8 @@ for t in $selected; do
 			echo "No score run (make score has not run here), so no figures."
 		else
 			rc=0
-			score_rows "$t" >"$work/rows" || rc=$?
+			score_rows "$t" >"$work/rows" 2>"$work/rows.err" || rc=$?
+			case $rc in 0|3) ;; *) die "the score run $score: $(tail -n1 "$work/rows.err")" ;; esac
 			if [ "$rc" = 0 ]; then
 				echo "The rows of tip (every feature off) and of the variants this posting" \
 					"adds ($(tget "$t" variants)), from the scoreboard of" \
@@ -485,13 +480,8 @@ for t in $selected; do
 			else
 				echo "The newest score run ($(basename "$(cd "$score" && pwd -P)")) has no row for this posting's" \
 					"variants ($(tget "$t" variants)): no figures." | wrap 0
-				# and why, when the scoreboard says (a variant it skipped)
-				for v in $(tget "$t" variants); do
-					awk -v v="Skipped variant $(echo "$v" | sed 's/[A-Z_][A-Z_]*/SIS_&/g'):" '
-						index($0, v) == 1 { on = 1; print; next }
-						on && /^[ \t]/ { print; next }
-						{ on = 0 }' "$score/cover-letter.txt"
-				done
+				# and why, when the run says (a variant it skipped)
+				cat "$work/rows"
 			fi
 		fi
 		echo

@@ -2,7 +2,7 @@
 """The SIS scoreboard's report: tables, noise, frontier plots, cover letter.
 
     score_report.py [--format report|cover|markdown] [--plot DIR] [--conf FILE]
-        SCORE.CSV
+        [--variants NAMES] SCORE.CSV
 
 SCORE.CSV is what scripts/score.sh writes, read by column name: nps,
 variant, load (the benchmark), load_point (a fraction of the CPU count),
@@ -21,7 +21,10 @@ and load point, each figure as mean +- sample standard deviation over the
 runs) and the noise of each figure: run to run (between the rounds of one
 boot) and boot to boot (between the boots' means).  --format cover: the
 compact plain-text table for the cover letter (per variant, the lowest
-and highest mean over the load points), marked as emulated.  --format
+and highest mean over the load points), marked as emulated; with
+--variants NAMES (as the table names them: tip NODE NODE+NODE_LIMIT)
+only their rows and skipped-variant sentences, and exit status 3, with
+those sentences alone, when none but tip has a row (make mail's tables).  --format
 markdown: the results document's scoreboard, per NPS mode and benchmark
 a Markdown table of node missed-idle, probes, placement plus upkeep
 instructions and transfers per wakeup (the last two when the run counted
@@ -356,7 +359,15 @@ def lo_hi(x, rate, decimals=1):
     return lo if lo == hi else lo + "-" + hi
 
 
-def cover(score, note_lines):
+def cover(score, note_lines, keep=None):
+    """The cover letter's table; with keep (variants as short() names
+    them), only their rows and skipped-variant sentences."""
+    if keep is not None:
+        note_lines = [n for n in note_lines if not n.startswith("skipped variant ") or
+                      short(n[16:].split(":", 1)[0]) in keep]
+        if not any(score.runs(nps=nps, variant=v)[0] for nps in score.npss
+                   for v in score.variants if short(v) in keep and v != BASE):
+            return "\n".join(skipped(note_lines)) + "\n", 3
     c = score.conf
     out = fill(
         "SIS scoreboard, %s, not hardware: %s, kernel %s%s.  Load sweep: %s at %s times "
@@ -376,7 +387,7 @@ def cover(score, note_lines):
     for nps in score.npss:
         rows = [["NPS%s" % nps] + [m[2] for m in score.metrics()]]
         for v in score.variants:
-            if not score.runs(nps=nps, variant=v)[0]:
+            if not score.runs(nps=nps, variant=v)[0] or (keep is not None and short(v) not in keep):
                 continue
             row = [short(v)]
             for m in score.metrics():
@@ -401,7 +412,8 @@ def cover(score, note_lines):
         out.append("%d of %d runs failed and are left out." %
                    (len(score.failed), len(score.failed) + len(score.ok)))
     out += skipped(note_lines)
-    return "\n".join(out).rstrip("\n") + "\n"
+    text = "\n".join(out).rstrip("\n") + "\n"
+    return text if keep is None else (text, 0)
 
 
 def skipped(note_lines):
@@ -538,6 +550,10 @@ def main():
     ap.add_argument("--format", choices=("report", "cover", "markdown"), default="report")
     ap.add_argument("--plot", metavar="DIR")
     ap.add_argument("--conf", metavar="FILE")
+    ap.add_argument("--variants", metavar="NAMES",
+                    help="--format cover: only the rows of these variants, named without SIS_ "
+                    "(tip NODE NODE+NODE_LIMIT); exit 3, with their skipped-variant sentences "
+                    "alone, when none but tip has a row")
     ap.add_argument("csv", metavar="SCORE.CSV")
     ap.epilog = __doc__.split("\n\n", 1)[1]
     ap.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -549,6 +565,12 @@ def main():
     note_lines = notes(os.path.join(here, "notes.txt"))
     if a.plot:
         plot(score, a.plot)
+    if a.variants is not None:
+        if a.format != "cover":
+            fail("--variants goes with --format cover")
+        text, st = cover(score, note_lines, set(a.variants.split()))
+        sys.stdout.write(text)
+        sys.exit(st)
     sys.stdout.write({"report": report, "cover": cover, "markdown": markdown}[a.format](score, note_lines))
 
 

@@ -156,6 +156,23 @@ score_tests() {
 	else
 		notok "score_report on results without llcs_full_pct: $(grep -m1 -e error -e '^  hackbench 2' "$tmp/score.old")"
 	fi
+	# make mail's tables: a topic's rows (tip and its variants) out of the
+	# full cover table, or its variants' skipped sentences and status 3
+	local rc=0 sel
+	sel=$("$S/score_report.py" --format cover --variants "tip NODE" "$d/score.csv") || rc=$?
+	if [ "$rc" = 0 ] && [ "$(echo "$sel" | grep -c '^NODE ')" = 2 ] && ! echo "$sel" | grep -q '^CORE ' &&
+		[ "$(echo "$sel" | grep -vE '^(CORE|Skipped|  level|  adding) ' | grep -c '')" = "$(grep -vE '^CORE |^Skipped|^  level|^  adding' "$d/expect-cover.txt" | grep -c '')" ]; then
+		ok "score_report --variants 'tip NODE': the cover table with the rows of tip and NODE alone"
+	else
+		notok "score_report --variants 'tip NODE': status $rc, $(echo "$sel" | grep -E '^(tip|NODE|CORE) ' | tr '\n' '|')"
+	fi
+	rc=0
+	sel=$("$S/score_report.py" --format cover --variants "tip NODE+NODE_MMC" "$d/score.csv") || rc=$?
+	if [ "$rc" = 3 ] && [ "$(echo "$sel" | head -n1)" = "Skipped variant SIS_NODE+SIS_NODE_MMC: SIS_NODE_MMC stops at the MMC" ]; then
+		ok "score_report --variants with no row but tip: status 3 and the reason the run skipped them ($(echo "$sel" | tr -s ' \n' ' '))"
+	else
+		notok "score_report --variants 'tip NODE+NODE_MMC': status $rc (want 3), '$(echo "$sel" | head -n2 | tr '\n' ' ')'"
+	fi
 	one_error "score_report: unknown NPS" "line 3: unknown NPS '3'" "$S/score_report.py" "$d/bad-nps.csv"
 	one_error "score_report: unknown feature" "unknown feature 'SIS_FOO' in variant 'SIS_NODE+SIS_FOO'" \
 		"$S/score_report.py" "$d/bad-variant.csv"

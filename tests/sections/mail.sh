@@ -13,7 +13,7 @@ sec_mail() {
 	# the newest bench run has no report (it was killed, as the bench
 	# section's last run is): mail takes the newest one that has, the
 	# smoke run's ($d) when the bench section ran
-	local incomplete tp out rc m t f bad want got n x86 a v line topics
+	local incomplete tp out rc m t f bad want got n x86 a v line topics c
 	incomplete=$LAB_OUT/bench/$(date +%Y%m%d-%H%M%S)-zz-killed
 	mkdir -p "$incomplete"
 
@@ -89,10 +89,11 @@ sec_mail() {
 		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$(printf '%s' "${placeholder##*<}" | tr -d '>')" \
 		"$S/mail.sh" --rfc
 	sender="Lab Tester <lab.tester@example.org>"
-	# a scoreboard run: the cover-letter table of the reader's fixture
+	# a scoreboard run: the reader's fixture (its cover table is
+	# expect-cover.txt)
 	mkdir -p "$tmp/score"
-	cp "$top/tests/score/expect-cover.txt" "$tmp/score/cover-letter.txt"
-	expect_error "mail: a scoreboard directory without its table" "no cover-letter.txt in" \
+	cp "$top/tests/score/score.csv" "$top/tests/score/score.conf" "$top/tests/score/notes.txt" "$tmp/score/"
+	expect_error "mail: a scoreboard directory without its rows" "no score.csv in" \
 		"$S/mail.sh" --score "$tmp"
 	# as the sender
 	as_sender() {
@@ -162,9 +163,10 @@ sec_mail() {
 	fi
 	# the figures: the fixture's table, each topic's rows only
 	f=$m/node/0000-cover-letter.patch
-	if grep -qxF "$(sed -n 1p "$tmp/score/cover-letter.txt")" "$f" &&
-		grep -qxF "$(grep '^NODE ' "$tmp/score/cover-letter.txt" | head -n1)" "$f" &&
-		grep -qxF "$(grep '^tip ' "$tmp/score/cover-letter.txt" | head -n1)" "$f" &&
+	c=$top/tests/score/expect-cover.txt
+	if grep -qxF "$(sed -n 1p "$c")" "$f" &&
+		grep -qxF "$(grep '^NODE ' "$c" | head -n1)" "$f" &&
+		grep -qxF "$(grep '^tip ' "$c" | head -n1)" "$f" &&
 		! grep -q '^CORE ' "$f" && grep -q '^CORE ' "$m/core/0000-cover-letter.patch" &&
 		! grep -q '^NODE ' "$m/core/0000-cover-letter.patch" &&
 		grep -q '^None for this posting' "$m/imb/0000-cover-letter.patch"; then
