@@ -127,7 +127,7 @@ emit() {
 		[ -z "$why" ] || st="failed: $why"
 	fi
 	[ "$st" = ok ] || { val=; nfail=$((nfail + 1)); echo "bench: $1/$2 $v round $round $st" >&2; }
-	echo "$1,$2,$v,$round,$kind,${val:-NA},$(sis_figures "$T/out"),$job,$(printf '%s' "$st" | tr ',\n' '; '),$cost_from,$cost_to" >>"$T/rows"
+	echo "$1,$2,$v,$round,$kind,${val:-NA},$(sis_figures "$T/out"),$job,$(printf '%s' "$st" | tr ',\n"' "; '"),$cost_from,$cost_to" >>"$T/rows"
 	msg="$msg $1/$2=${val:-FAILED}"
 }
 
@@ -259,9 +259,9 @@ sched_cache() {
 }
 
 # what only the machine knows; the host wrote the rest of system.txt
-# (machine, nps, emulation, knobs, audit).  A second boot into the same
-# results (make bench's base kernel) only adds its kernel.
-if grep -q '^kernel: ' "$OUT/system.txt" 2>/dev/null; then
+# (machine, nps, emulation, knobs, audit).  The base kernel's boot into
+# the same results (variants=base) only adds its kernel.
+if [ "$VARIANTS" = base ]; then
 	echo "kernel of $VARIANTS: $(uname -r)" >>"$OUT/system.txt"
 	echo "sched_cache of $VARIANTS: $(sched_cache)" >>"$OUT/system.txt"
 else

@@ -114,7 +114,7 @@ emit() {
 			tail -n 20 "$T/cmd" 2>/dev/null || true
 		} >>"$OUT/failed-runs.log"
 		figs=$(echo "$figs" | sed 's/[^,]*/NA/g')
-		st="failed: $(printf '%s' "$fail" | tr ',\n' '; ')"
+		st="failed: $(printf '%s' "$fail" | tr ',\n"' "; '")"
 		wk=NA cost_from=NA cost_to=NA
 	else
 		# the units of work of the run the cost figures come from

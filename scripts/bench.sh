@@ -504,9 +504,6 @@ done
 [ -r /usr/share/dbench/client.txt ] || case " $benches " in
 	*" tbench "*) die "/usr/share/dbench/client.txt is missing (apt-get install dbench)" ;;
 esac
-for n in "${notes[@]}"; do
-	note "$n"
-done
 
 # the kernels, or on this machine (--host) the tools
 base= version=
@@ -562,26 +559,43 @@ plan_differs() {
 		END { for (i = 1; !done && i <= n; i++) if (!(order[i] in seen)) { printf "%s was '\''%s'\'', now not set\n", order[i], o[order[i]]; exit } }'
 }
 
+# the cost plugin for the QEMU boot.sh will take; without it the runs go
+# on and their cost columns are NA (the plan says which)
+plugin_err=$(mktemp)
+trap 'rm -f "$plugin_err"' EXIT
+cost_note=
+if [ "$cost" = 1 ] && ! cost_plugin "$plugin_err"; then
+	cost_note="no cost plugin ($(tail -n1 "$plugin_err")): the cost columns are NA"
+	cost=0
+fi
+
 if [ -n "$resume" ]; then
 	why=$(plan_differs "$resume/plan.txt")
 	[ -z "$why" ] || die "$resume was planned otherwise: $why (resume it as it was started, or start a new run)"
 	out=$resume stamp=${resume##*/} csv=$resume/${csv##*/}
+	exec 9>>"$out/lock"
+	flock -n 9 || die "$out: another bench.sh (or the QEMU of a driver stopped alone) still writes there"
 	note "resuming $out"
+	for n in "${notes[@]}"; do
+		note "$n"
+	done
+	[ -z "$cost_note" ] || note "$cost_note"
 else
-	mkdir -p "$out"
+	for n in "${notes[@]}"; do
+		note "$n"
+	done
+	mkdir -p "${out%/*}"
+	mkdir "$out" 2>/dev/null || die "$out exists: another run started this second"
+	exec 9>>"$out/lock"
+	flock 9
 	plan_text >"$out/plan.txt"
 	"${mode}_conf"
 	note "results in $out"
 	[ ${#notes[@]} = 0 ] || printf '%s\n' "${notes[@]}" >>"$out/notes.txt"
-fi
-
-# the cost plugin for the QEMU boot.sh will take; without it the runs go
-# on and their cost columns are NA (a resumption needs it as planned)
-if [ "$cost" = 1 ] && ! cost_plugin "$out/cost-plugin.err"; then
-	[ -z "$resume" ] || die "no cost plugin ($(tail -n1 "$out/cost-plugin.err")), which the plan counts cost with"
-	echo "no cost plugin ($(tail -n1 "$out/cost-plugin.err")): the cost columns are NA" |
-		tee -a "$out/notes.txt" | sed "s/^/${0##*/}: /" >&2
-	cost=0
+	if [ -n "$cost_note" ]; then
+		cp "$plugin_err" "$out/cost-plugin.err"
+		echo "$cost_note" | tee -a "$out/notes.txt" | sed "s/^/${0##*/}: /" >&2
+	fi
 fi
 
 # guest_boot KERNEL NPS LABEL LOG COST GUEST-COMMAND ROWS...: one boot
@@ -629,13 +643,14 @@ guest_boot() {
 # and boot index; make bench: the patched kernel, then the base, or this
 # machine with --host).  The results directory is the run's part (what
 # was written before the first boot) and each group's part (the rows it
-# ran, the lines it added to notes.txt, system.txt and stopped), kept in
+# ran, the lines it added to notes.txt, system.txt, stopped and
+# failed-runs.log), kept in
 # parts/GROUP/ when it ends and put together in plan order; a group whose
 # guest ran everything is listed in done.  A resumption (--resume) keeps
 # the rows of a group that did not end, or was ended early, drops the
 # rest of its part (to interrupted/, with its console log and cost
 # reports), and boots it again, the guest skipping the cells with rows.
-PART_FILES="notes.txt system.txt stopped"
+PART_FILES="notes.txt system.txt stopped failed-runs.log"
 parts=$out/parts
 if [ "$mode" = score ]; then
 	groups=$(for ((b = 1; b <= boots; b++)); do for n in $nps_list; do echo "nps$n-boot$b"; done; done)
@@ -652,9 +667,10 @@ lines() {
 	if [ -f "$1" ]; then grep -c '' "$1" || true; else echo 0; fi
 }
 
-# complete_rows: the rows on stdin that are whole (a newline at the end,
-# every column up to the guest's last, a status): a boot stopped while
-# it wrote leaves a row cut short, which is dropped (its cell runs again)
+# complete_rows: the rows on stdin that are whole (every column up to the
+# guest's last, a status; the guests write no quote or comma in a cell):
+# a boot stopped while it wrote leaves a row cut short, which is dropped
+# (its cell runs again), as reopen drops a last line without its newline
 complete_rows() {
 	awk -F, -v hdr="$(head -n1 "$csv")" -v last="$last_col" '
 		BEGIN { n = split(hdr, h, ","); for (i = 1; i <= n; i++) c[h[i]] = i }
@@ -710,11 +726,15 @@ reopen() {
 	if [ ! -f "$p/ended" ]; then
 		# the driver stopped in this group: everything after its start
 		# is its part
-		read -r keep rows < <(sed -n 's/^rows //p' "$p/start")
+		keep= rows=
+		read -r keep rows < <(sed -n 's/^rows //p' "$p/start") || true
+		[ -n "$rows" ] || die "$p/start has no rows line: remove $p/start and resume again"
 		if [ -f "$csv" ]; then
-			[ -z "$(tail -c1 "$csv")" ] || echo >>"$csv"
-			"$LAB_TOP/scripts/sis_cost.py" attach --rows "$((rows + keep + 1))-" "$csv" \
-				"$out/$(group_files "$g" | cut -d' ' -f2)" 2>"$i/cost.err" || true
+			# a last line without its newline is a row cut short
+			[ -z "$(tail -c1 "$csv")" ] || sed -i '$d' "$csv"
+			[ "$g" = host ] ||
+				"$LAB_TOP/scripts/sis_cost.py" attach --rows "$((rows + keep + 1))-" "$csv" \
+					"$out/$(group_files "$g" | cut -d' ' -f2)" 2>"$i/cost.err" || true
 			tail -n +"$((rows + 2))" "$csv" >"$i/rows"
 			complete_rows <"$i/rows" >"$p/rows"
 		fi
@@ -727,7 +747,7 @@ reopen() {
 			[ ! -f "$p/$f" ] || mv "$p/$f" "$i/$f"
 		done
 	fi
-	for f in $(group_files "$g") boot.err; do
+	for f in $(group_files "$g"); do
 		[ ! -f "$out/$f" ] || mv "$out/$f" "$i/$f"
 	done
 	rm -f "$p/start" "$p/ended"
@@ -743,11 +763,15 @@ run_group() {
 	rows=0
 	[ ! -f "$csv" ] || rows=$(($(lines "$csv") - 1))
 	keep=$(lines "$p/rows")
+	# the rows kept from an earlier boot back first, then where the
+	# group's part begins (one rename: a driver stopped before it finds
+	# the kept rows where reopen left them)
+	[ "$keep" = 0 ] || cat "$p/rows" >>"$csv"
 	{
 		echo "rows $keep $rows"
 		for f in $PART_FILES; do echo "$f $(lines "$out/$f")"; done
-	} >"$p/start"
-	[ "$keep" = 0 ] || cat "$p/rows" >>"$csv"
+	} >"$p/start.new"
+	mv "$p/start.new" "$p/start"
 	case $g in
 	nps*)
 		n=${g#nps} n=${n%-boot*} b=${g#*-boot}

@@ -15,8 +15,8 @@ topology summary) from /lab and powers off; the exit status is CMD's.
 A guest stopped at a limit gives a status of boot.sh's own, the reason on
 stderr: 124 (not finished within --timeout), 125 (no user space within
 --boot-limit), 126 (stalled: the emulator's jiffies_lock convoy,
---stall); boot.sh's other errors exit 1 (2: usage), so CMD should not
-end with 124 to 126 itself.
+--stall); boot.sh's other errors exit 1 (2: usage), as does a CMD that
+exits 124 to 126 itself.
 The whole guest console plus its final dmesg goes to LOG.
 
   --nps N         one of the platform's NPS modes (default \$NPS or 1;
@@ -351,5 +351,8 @@ fi
 [ "$rc" -eq 0 ] || die "QEMU failed with status $rc: $(grep -v '^$' "$log.qemu" 2>/dev/null | tail -n1)"
 st=$(sed -n 's/^LAB-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n1)
 [ -n "$st" ] || die "guest stopped without reporting an exit status (log $log)"
+case $st in
+124|125|126) die "the guest's command exited $st, a status boot.sh gives a guest stopped at a limit (log $log)" ;;
+esac
 note "guest finished in $(( $(date +%s) - start )) s with status $st"
 exit "$st"

@@ -4,7 +4,7 @@
     ground_truth.py score [--predictions FILE] [--format summary|table] HW.CSV
     ground_truth.py grid HW.CSV
 
-HW.CSV is a hardware table as ../shared/hardware/zen3-sis-node-2023.csv
+HW.CSV is a hardware table as data/hardware/zen3-sis-node-2023.csv
 gives it, one cell a row: benchmark, nps, case (hackbench groups of 40
 tasks, schbench workers, tbench or netperf clients), variant (tip or a
 variant of VARIANTS), value and pct_vs_tip (positive: better than tip,
@@ -15,7 +15,8 @@ one line naming it.
 A prediction gives, for a cell and a variant, the predicted change
 against tip in the same sense (positive: better) and its spread, or says
 why the lab cannot reach the cell.  FILE is a CSV of benchmark, nps,
-case, variant, pred, spread and status ("ok", or "unreachable: why");
+case, variant, pred, spread and status ("ok", or "unreachable: why"),
+a row for every cell and variant of HW.CSV but tip, and no other;
 without --predictions the load-only rule predicts (load_rule): a variant
 helps while the benchmark runs fewer tasks than the machine has CPUs,
 and hurts at or above, the same for every variant.  Both are scored by
@@ -128,11 +129,17 @@ def read_hardware(path):
     return {k: {v: p for v, p in vs.items() if v != "tip"} for k, vs in cells.items()}
 
 
-def read_predictions(path):
-    """{(cell, variant): (pred, spread)} or (None, why) where unreachable."""
+def read_predictions(path, cells):
+    """{(cell, variant): (pred, spread)} or (None, why) where unreachable,
+    one for each of cells' variants but tip."""
     pred = {}
     for n, row in read_rows(path, PRED_COLUMNS):
         key, v = cell_of(path, n, row)
+        if v not in cells.get(key, {}):
+            fail("%s line %d: %s NPS%d case %d %s is no cell of the hardware table" %
+                 (path, n, key[0], key[1], key[2], v))
+        if (key, v) in pred:
+            fail("%s line %d: %s NPS%d case %d %s twice" % (path, n, key[0], key[1], key[2], v))
         st = row["status"]
         if st == "ok":
             pred[key, v] = (number(row["pred"], "%s line %d: pred" % (path, n)),
@@ -141,6 +148,11 @@ def read_predictions(path):
             pred[key, v] = (None, st[13:].strip())
         else:
             fail("%s line %d: status is ok or 'unreachable: why', not %r" % (path, n, st))
+    for key in sorted(cells):
+        for v in sorted(cells[key]):
+            if (key, v) not in pred:
+                fail("%s: no row for %s NPS%d case %d %s (run, or unreachable with its reason)" %
+                     (path, key[0], key[1], key[2], v))
     return pred
 
 
@@ -190,7 +202,7 @@ def score(cells, pred, reachable_only):
         for key in sorted(k for k in cells if k[1] == nps):
             got = {}
             for v, hw in sorted(cells[key].items()):
-                p = pred.get((key, v), (None, "no prediction"))[0]
+                p = pred[key, v][0]
                 if p is None and reachable_only:
                     continue
                 got[v] = p
@@ -232,7 +244,7 @@ def table(cells, pred):
     lines = ["benchmark nps case tasks/cpu variant: hardware, predicted (spread), agrees; rule, agrees"]
     for key in sorted(cells):
         for v, hw in sorted(cells[key].items()):
-            p, s = pred.get((key, v), (None, "no prediction"))
+            p, s = pred[key, v]
             r = rule[key, v][0]
             sig = abs(hw) >= SIGNIFICANT
 
@@ -262,7 +274,7 @@ def main(argv=None):
             print("%s %d %.4f" % (b, c, load(b, c)))
         return 0
     if args.predictions:
-        pred, name = read_predictions(args.predictions), "predictions"
+        pred, name = read_predictions(args.predictions, cells), "predictions"
     else:
         pred, name = load_rule(cells), "load-only rule"
     out = summary(cells, pred, name) if args.format == "summary" else table(cells, pred)

@@ -264,6 +264,9 @@ budget_report() {
 			continue
 		fi
 		w=${b% *} c=${b#* }
+		case $w:$c in
+		*[!0-9:]*|:*|*:) notok "section $s: its budget line is not SECTION WARM COLD in seconds"; continue ;;
+		esac
 		if [ "$t" -gt "$c" ]; then
 			b="over both budgets"
 		elif [ "$t" -gt "$w" ]; then

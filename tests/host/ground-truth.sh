@@ -44,6 +44,9 @@ ground_truth_scores() {
 	sed 's/,SIS_NODE_LIMIT,/,SIS_NODE_MAX,/' "$g/hw.csv" >"$tmp/gt-var.csv"
 	expect_error "ground truth: an unknown variant" "gt-var.csv line 4: unknown variant 'SIS_NODE_MAX'" \
 		"$gt" score "$tmp/gt-var.csv"
+	sed '$d' "$g/predictions.csv" >"$tmp/gt-short.csv"
+	expect_error "ground truth: a cell without its prediction" "no row for tbench NPS4 case 64 SIS_NODE_TOPOEXT" \
+		"$gt" score --predictions "$tmp/gt-short.csv" "$g/hw.csv"
 	sed 's/,ok$/,maybe/' "$g/predictions.csv" >"$tmp/gt-st.csv"
 	expect_error "ground truth: a prediction neither ok nor unreachable" "status is ok or 'unreachable: why', not 'maybe'" \
 		"$gt" score --predictions "$tmp/gt-st.csv" "$g/hw.csv"
