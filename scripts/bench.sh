@@ -108,7 +108,7 @@ Environment:
             run is run once more without the statistics for them (the
             audit's probes of every CPU of the node would count as
             placement).  0 (default): without; under the plugin every run
-            is slower, the loaded ones most (Documentation/results.md)
+            is slower, the loaded ones most (Documentation/tcg.md)
   NETPERF_PORT  the port of the netserver the bench starts (default
             12875, so that a netserver on netperf's 12865 stays out of the
             way, with --host); tbench_srv takes 7003

@@ -261,7 +261,7 @@ monitor() {
 }
 
 # convoy: whether the vCPUs' registers show the emulator's convoy on
-# jiffies_lock (hang-digest.sh --convoy; results.md).  Each handover of
+# jiffies_lock (hang-digest.sh --convoy; Documentation/tcg.md).  Each handover of
 # the queued lock waits for the host to run the next waiter's vCPU
 # thread, and CPUs whose ticks see jiffies stall keep joining the queue:
 # the guest may not come out of it.
@@ -339,7 +339,7 @@ if [ "$rc" -eq 124 ]; then
 	done
 	where="its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
 	if [ -e "$work/convoy" ]; then
-		note "error: guest stalled: $(sed -n 's/^locks: //p' "$work/convoy") after $stall s of silence, twice a minute apart (the emulator's jiffies_lock convoy, results.md); $where"
+		note "error: guest stalled: $(sed -n 's/^locks: //p' "$work/convoy") after $stall s of silence, twice a minute apart (the emulator's jiffies_lock convoy, Documentation/tcg.md); $where"
 		exit 126
 	elif [ -e "$work/no-user-space" ]; then
 		note "error: guest did not reach user space within $boot_limit s; $where"

@@ -96,7 +96,7 @@ bench_killed_test() {
 	# value is written once before the first run).  The guest must
 	# reach user space within the limit to record its kernel: at 60 s
 	# one boot did not, its vCPUs in a stop_machine() and on
-	# wq_mayday_lock (results.md); one that does not is run once more,
+	# wq_mayday_lock (Documentation/tcg.md); one that does not is run once more,
 	# as boot_check boots again a guest stopped before user space
 	for try in 1 2; do
 		rc=0
