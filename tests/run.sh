@@ -14,10 +14,11 @@ Runs the named sections, in this order when none is named (make check):
 bad-input, host (benchmark programs' self-tests, report generator),
 patches (checkpatch), build, configs (nonuma, up, sparse), boots (needs
 the build), bench, mail.  Only when named (make check-full: build and
-these): bisect (every prefix built), boots-extra (the MMC, isolcpus,
-split_llc, platform, small-shape and hang boots, the cost plugin's
-scoreboard job, a bench guest killed), full (the full 256-CPU shape and
-the Intel model).  Ends with each section's time beside its budget
+these): bisect (every prefix built), boots-extra (the base kernel
+built and booted, NPS2, the MMC, isolcpus, split_llc, platform,
+small-shape and hang boots, the cost plugin against the base and its
+scoreboard job, make bench with the base, a bench guest killed), full
+(the full 256-CPU shape and the Intel model).  Ends with each section's time beside its budget
 (tests/budgets.txt, or TEST_BUDGETS=FILE); a section without one fails.
 
 Every boot uses the Milan model (MODEL, default milan) but the platform
@@ -31,8 +32,11 @@ the 256-CPU shape), TEST_SMALL_NPS (default "4"; NPS modes booted in the
 "" for none),
 TEST_FEATURES (sched features flipped in the guest; default SIS_UTIL and
 the SCHED_FEAT(SIS_...) names the series adds),
-TEST_BASE=0 (skip building and booting the base kernel, which every
-scaled NPS mode compares with the patched kernel's domains),
+TEST_BASE=0 (skip the base kernel: the boots section compares the
+patched kernel's domains with the base's committed dumps, tests/base/,
+building and booting the base only for another tree, KERNEL_SRC;
+boots-extra builds and boots it: its dumps against the committed ones,
+its cost against the patched kernel's, its bench run as variant base),
 TEST_MMC_NPS (default "1"; NPS modes booted with sched_mmc: MMC topology,
 SIS_NODE_MMC, MMC groups across LLC hotplug, the difference to the base),
 TEST_SPLIT=0 (skip the split_llc=2 sched_mmc boot),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-boot: scaled 1
+# lab-boot: scaled 2
 # Guest test of SIS_SHORT: a short ping-pong pair that starts on CPU 0 and
 # may use CPU 0's LLC, whose other CPUs are busy: each partner is woken on
 # the waker's CPU without a scan while SIS_SHORT is on, and goes through

@@ -4,7 +4,8 @@
 
 # budget_table: every section of tests/run.sh has a line in
 # tests/budgets.txt; make check's sections with deps and room add up to
-# at most 45 minutes warm and 70 cold, with room of at least 10 minutes;
+# at most 45 minutes warm and 70 cold, with room of at least 10 minutes
+# warm;
 # and a section run without a budget fails the summary, named in one line
 budget_table() {
 	local table=$top/tests/budgets.txt missing='' s sums out rc

@@ -5,14 +5,13 @@
 # (tests/sections/boots.sh).
 
 # base_dump NPS: the base kernel's topology dump in NPS mode NPS as
-# $tmp/base-npsNPS, booted unless the boots section made it in this run
+# $tmp/base-live-npsNPS, from a boot of base_kernel (base_kernel_built)
 base_dump() {
 	local blog=$logs/test-base-milan-scaled-nps$1.log
-	[ ! -s "$tmp/base-nps$1" ] || return 0
-	base_kernel_built
-	[ -n "$base_kernel" ] || return 0
+	[ ! -s "$tmp/base-live-nps$1" ] || return 0
+	[ -n "${base_kernel:-}" ] || return 0
 	if dump_boot "$base_kernel" scaled "$1" "" "$blog"; then
-		dump_of "$blog" >"$tmp/base-nps$1"
+		dump_of "$blog" >"$tmp/base-live-nps$1"
 	else
 		notok "base NPS$1: boot failed: $(tail -n1 "$tmp/boot.err")"
 	fi
@@ -22,9 +21,22 @@ base_dump() {
 # boots, the scoreboard job under the cost plugin, and a bench guest
 # ended by its time limit
 sec_boots_extra() {
-	# the scaled NPS modes make check leaves out (NPS2): topology, their
-	# guest tests, features off = base
+	# the base kernel, built and booted: its dumps must be the ones make
+	# check compares with (tests/base/)
+	local nps fx
 	base_kernel_built
+	for nps in 1 2 4; do
+		fx=$(base_fixture "$nps") || continue
+		base_dump "$nps"
+		[ -s "$tmp/base-live-nps$nps" ] || continue
+		if diff <(grep -E '^(DOMAIN|PARAMS) ' "$fx" | sort) "$tmp/base-live-nps$nps" >"$tmp/diff"; then
+			ok "base NPS$nps: the base kernel's dump equals ${fx#"$top"/}, which make check compares with ($(grep -c . "$tmp/base-live-nps$nps") lines)"
+		else
+			notok "base NPS$nps: the base kernel's dump differs from ${fx#"$top"/} in $(grep -c '^[<>]' "$tmp/diff") lines, first: $(grep '^[<>]' "$tmp/diff" | head -n2 | tr '\n' ' ')"
+		fi
+	done
+	# the scaled NPS modes make check leaves out (NPS2): topology, their
+	# guest tests, features off = base (live)
 	for nps in ${TEST_EXTRA_NPS-2}; do
 		boot_check scaled "$nps" "$(guest_tests scaled "$nps")"
 		features_off_base "$nps"
@@ -36,9 +48,9 @@ sec_boots_extra() {
 		boot_check scaled "$nps" "$(guest_tests mmc "$nps")" sched_mmc
 		mlog=$logs/test-milan-scaled-nps$nps-sched_mmc.log
 		base_dump "$nps"
-		if [ -s "$tmp/base-nps$nps" ] && [ -n "$(dump_of "$mlog")" ]; then
+		if [ -s "$tmp/base-live-nps$nps" ] && [ -n "$(dump_of "$mlog")" ]; then
 			dump_of "$mlog" >"$tmp/mmc"
-			ok "sched_mmc NPS$nps against the base: CPU 0 base: $(levels_of "$tmp/base-nps$nps"); sched_mmc: $(levels_of "$tmp/mmc")"
+			ok "sched_mmc NPS$nps against the base: CPU 0 base: $(levels_of "$tmp/base-live-nps$nps"); sched_mmc: $(levels_of "$tmp/mmc")"
 		fi
 	done
 
@@ -135,7 +147,15 @@ sec_boots_extra() {
 		fi
 	fi
 
-	[ "${TEST_COST:-1}" = 0 ] ||
+	# the cost plugin with the patched kernel, every feature off, against
+	# the base in instructions; one scoreboard job under the plugin
+	if [ "${TEST_COST:-1}" != 0 ]; then
+		[ -z "$base_kernel" ] ||
+			cost_boot_tests "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" "$base_kernel"
 		cost_score_job_test "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage"
-	[ "${TEST_BENCH:-1}" = 0 ] || bench_killed_test
+	fi
+	if [ "${TEST_BENCH:-1}" != 0 ]; then
+		bench_base_test
+		bench_killed_test
+	fi
 }
