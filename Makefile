@@ -21,7 +21,7 @@ help:
 	@echo "make boot        boot the emulated platform (NPS=1|2|4 SHAPE=scaled|full|small MODEL=$$(ls configs/platform | paste -sd'|') CMD=...)"
 	@echo "make qemu-full   fetch trixie's QEMU for the 256-CPU shape"
 	@echo "make check       build and run every test (same as .ci/run)"
-	@echo "make check-full  what make check leaves out: every prefix built, the other boots, the 256-CPU shape, the Intel model"
+	@echo "make check-full  what make check leaves out: every prefix built, the base kernel built and booted, the other boots, the 256-CPU shape, the Intel model"
 	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=; RESUME=DIR goes on with a run)"
 	@echo "make score       SIS scoreboard: decisions per variant under a load sweep (NPS=\"1 2 4\" SIZE= ROUNDS= BOOTS= MMC= RESUME=)"
 	@echo "make mail        one posting per topic of patches/topics, send-email dry run (TOPIC= MAIL_ARGS=--send)"

@@ -32,11 +32,12 @@ the 256-CPU shape), TEST_SMALL_NPS (default "4"; NPS modes booted in the
 "" for none),
 TEST_FEATURES (sched features flipped in the guest; default SIS_UTIL and
 the SCHED_FEAT(SIS_...) names the series adds),
-TEST_BASE=0 (skip the base kernel: the boots section compares the
-patched kernel's domains with the base's committed dumps, tests/base/,
-building and booting the base only for another tree, KERNEL_SRC;
-boots-extra builds and boots it: its dumps against the committed ones,
-its cost against the patched kernel's, its bench run as variant base),
+TEST_BASE=0 (never build or boot the base kernel; by default the boots
+section compares the patched kernel's domains with the base's committed
+dumps, tests/base/, and builds and boots the base only for another tree,
+KERNEL_SRC, or a dump of another base; boots-extra builds and boots it:
+its dumps against the committed ones, its cost against the patched
+kernel's, make bench with it as variant base),
 TEST_MMC_NPS (default "1"; NPS modes booted with sched_mmc: MMC topology,
 SIS_NODE_MMC, MMC groups across LLC hotplug, the difference to the base),
 TEST_SPLIT=0 (skip the split_llc=2 sched_mmc boot),
@@ -50,7 +51,8 @@ TEST_BOOT_TIMEOUT (default 1200: seconds a test boot may take before its
 guest dumps its stacks and the boot fails), TEST_BOOT_LIMIT (default 400:
 seconds it may take to reach user space; a full-shape boot that does
 not is booted once more),
-TEST_BENCH=0 (skip the bench smoke run and the killed one), TEST_HANG=0 (skip the hung
+TEST_BENCH=0 (skip the bench smoke run, the base's and the killed one),
+TEST_HANG=0 (skip the hung
 guest boot), TEST_COST=0 (skip the cost plugin's boot and its scoreboard
 job),
 TEST_GUEST (guest test scripts run in the scaled boots; by default

@@ -20,9 +20,13 @@ base_fixture_use() {
 	sed 's/^BASE [0-9a-f]*/BASE 0000/' "$top/tests/base/milan-scaled-nps1.txt" >"$tmp/bf/tests/base/milan-scaled-nps1.txt"
 	cp "$top/scripts/base.sha256" "$tmp/bf/scripts/"
 	cp "$top/patches/series" "$top/patches/$(series_patches | head -n1)" "$tmp/bf/patches/"
-	top=$tmp/bf LAB_PATCHES=$tmp/bf/patches base_fixture 1 >/dev/null && bad="$bad a dump of another base used"
+	top=$tmp/bf LAB_PATCHES=$tmp/bf/patches base_fixture 1 >/dev/null && bad="$bad a dump of another package used"
+	# the same package, another patch 0000
+	cp "$top/tests/base/milan-scaled-nps1.txt" "$tmp/bf/tests/base/"
+	echo "# changed" >>"$tmp/bf/patches/$(series_patches | head -n1)"
+	top=$tmp/bf LAB_PATCHES=$tmp/bf/patches base_fixture 1 >/dev/null && bad="$bad a dump of another patch 0000 used"
 	if [ -z "$bad" ]; then
-		ok "tests/base: the base kernel's NPS1 and NPS4 dumps are of scripts/base.sha256's tree and patch 0000, used without KERNEL_SRC only, and a dump of another base is not"
+		ok "tests/base: the base kernel's NPS1 and NPS4 dumps are of scripts/base.sha256's tree and patch 0000, used without KERNEL_SRC only, and not for another package or patch 0000"
 	else
 		notok "tests/base:$bad"
 	fi

@@ -10,29 +10,42 @@ base_dump() {
 	local blog=$logs/test-base-milan-scaled-nps$1.log
 	[ ! -s "$tmp/base-live-nps$1" ] || return 0
 	[ -n "${base_kernel:-}" ] || return 0
-	if dump_boot "$base_kernel" scaled "$1" "" "$blog"; then
-		dump_of "$blog" >"$tmp/base-live-nps$1"
-	else
+	if ! dump_boot "$base_kernel" scaled "$1" "" "$blog"; then
 		notok "base NPS$1: boot failed: $(tail -n1 "$tmp/boot.err")"
+	elif dump_of "$blog" >"$tmp/base-live-nps$1" && [ ! -s "$tmp/base-live-nps$1" ]; then
+		notok "base NPS$1: no DOMAIN or PARAMS line in the base kernel's dump ($blog)"
 	fi
 }
 
-# the NPS2, MMC, isolcpus, split_llc, platform, small-shape and hang
-# boots, the scoreboard job under the cost plugin, and a bench guest
-# ended by its time limit
+# the base kernel built and booted (its dumps against tests/base/), the
+# NPS2, MMC, isolcpus, split_llc, platform, small-shape and hang boots,
+# the cost plugin against the base and its scoreboard job, make bench
+# with the base kernel, and a bench guest ended by its time limit
 sec_boots_extra() {
 	# the base kernel, built and booted: its dumps must be the ones make
-	# check compares with (tests/base/)
-	local nps fx
+	# check compares with (tests/base/); each live dump is also written,
+	# with its BASE line, to $LAB_OUT/base/ (to commit when the base, the
+	# series' patch 0000 or the lab's machine changes)
+	local nps f fx
 	base_kernel_built
 	for nps in 1 2 4; do
-		fx=$(base_fixture "$nps") || continue
+		f=$top/tests/base/milan-scaled-nps$nps.txt
+		[ -f "$f" ] || continue
+		if [ -n "${KERNEL_SRC:-}" ]; then
+			skipped "base NPS$nps: ${f#"$top"/} is of Debian's tree, not KERNEL_SRC's"
+			continue
+		fi
+		[ -n "$base_kernel" ] || continue
 		base_dump "$nps"
 		[ -s "$tmp/base-live-nps$nps" ] || continue
-		if diff <(grep -E '^(DOMAIN|PARAMS) ' "$fx" | sort) "$tmp/base-live-nps$nps" >"$tmp/diff"; then
+		mkdir -p "$LAB_OUT/base"
+		{ grep '^#' "$f"; base_line; cat "$tmp/base-live-nps$nps"; } >"$LAB_OUT/base/${f##*/}"
+		if ! fx=$(base_fixture "$nps"); then
+			notok "base NPS$nps: ${f#"$top"/} is of another base than this one ($(base_line | cut -c1-30)...): commit $LAB_OUT/base/${f##*/} in its place"
+		elif diff <(grep -E '^(DOMAIN|PARAMS) ' "$fx" | sort) "$tmp/base-live-nps$nps" >"$tmp/diff"; then
 			ok "base NPS$nps: the base kernel's dump equals ${fx#"$top"/}, which make check compares with ($(grep -c . "$tmp/base-live-nps$nps") lines)"
 		else
-			notok "base NPS$nps: the base kernel's dump differs from ${fx#"$top"/} in $(grep -c '^[<>]' "$tmp/diff") lines, first: $(grep '^[<>]' "$tmp/diff" | head -n2 | tr '\n' ' ')"
+			notok "base NPS$nps: the base kernel's dump differs from ${fx#"$top"/} in $(grep -c '^[<>]' "$tmp/diff") lines (this run's is $LAB_OUT/base/${f##*/}), first: $(grep '^[<>]' "$tmp/diff" | head -n2 | tr '\n' ' ')"
 		fi
 	done
 	# the scaled NPS modes make check leaves out (NPS2): topology, their
@@ -155,7 +168,7 @@ sec_boots_extra() {
 		cost_score_job_test "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage"
 	fi
 	if [ "${TEST_BENCH:-1}" != 0 ]; then
-		bench_base_test
+		[ -z "$base_kernel" ] || bench_base_test
 		bench_killed_test
 	fi
 }

@@ -172,11 +172,17 @@ base_kernel_built() {
 # build: Debian's tree of scripts/base.sha256 (no KERNEL_SRC) and the
 # series' patch 0000, by their SHA-256 on its BASE line
 base_fixture() {
-	local f=$top/tests/base/milan-scaled-nps$1.txt want
+	local f=$top/tests/base/milan-scaled-nps$1.txt
 	[ -z "${KERNEL_SRC:-}" ] && [ -f "$f" ] || return 1
-	want="BASE $(cut -d' ' -f1 "$top/scripts/base.sha256") $(sha256sum <"$top/patches/$(series_patches | head -n1)" | cut -d' ' -f1)"
-	[ "$(grep '^BASE ' "$f")" = "$want" ] || return 1
+	[ "$(grep '^BASE ' "$f")" = "$(base_line)" ] || return 1
 	echo "$f"
+}
+
+# base_line: the BASE line of a dump of the base this run builds: the
+# SHA-256 of Debian's package (scripts/base.sha256) and of the series'
+# patch 0000
+base_line() {
+	echo "BASE $(cut -d' ' -f1 "$top/scripts/base.sha256") $(sha256sum <"${LAB_PATCHES:-$top/patches}/$(series_patches | head -n1)" | cut -d' ' -f1)"
 }
 
 # features_off_base NPS: with every feature off and no opt-in, the
