@@ -50,7 +50,9 @@ TEST_BISECT_CONFIGS (configurations each prefix is built with, default
 TEST_BOOT_TIMEOUT (default 1200: seconds a test boot may take before its
 guest dumps its stacks and the boot fails), TEST_BOOT_LIMIT (default 400:
 seconds it may take to reach user space; a full-shape boot that does
-not is booted once more),
+not is booted once more), TEST_BOOT_STALL (default 150: seconds of a
+silent console after which boot.sh looks for the jiffies_lock convoy,
+twice a minute apart; a guest stalled so is booted once more),
 TEST_BENCH=0 (skip the bench smoke run, the base's and the killed one),
 TEST_HANG=0 (skip the hung
 guest boot), TEST_COST=0 (skip the cost plugin's boot and its scoreboard
@@ -69,6 +71,7 @@ G=$top/guest
 logs=$LAB_OUT/logs
 boot_timeout=${TEST_BOOT_TIMEOUT:-1200}
 boot_limit=${TEST_BOOT_LIMIT:-400}
+boot_stall=${TEST_BOOT_STALL:-150}
 mkdir -p "$logs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

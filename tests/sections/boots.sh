@@ -43,7 +43,7 @@ boot_check() {
 	again=$again${EARLY_LOG:+ (second boot; the first never reached user space or stalled: $EARLY_LOG)}
 	echo "== boot $tag$again"
 	SHAPE=$shape NPS=$nps MODEL=$model "$S/boot.sh" --log "$log" ${append:+--append "$append"} \
-		--timeout "$boot_timeout" --boot-limit "$boot_limit" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
+		--timeout "$boot_timeout" --boot-limit "$boot_limit" --stall "$boot_stall" -- "$cmd" 2>"$tmp/boot.err" || rc=$?
 	# under TCG the full shape stops at boot in about half of its boots,
 	# with every vCPU queued on one spinlock, the base kernel's as well,
 	# and the small shape's 64 vCPUs did so once; the scaled shape's 128
