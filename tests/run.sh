@@ -18,8 +18,9 @@ these): bisect (every prefix built), boots-extra (the base kernel
 built and booted, NPS2, the MMC, isolcpus, split_llc, platform,
 small-shape and hang boots, the cost plugin against the base and its
 scoreboard job, make bench with the base, a bench guest killed), full
-(the full 256-CPU shape and the Intel model).  Ends with each section's time beside its budget
-(tests/budgets.txt, or TEST_BUDGETS=FILE); a section without one fails.
+(the full 256-CPU shape and the Intel model).  Ends with each section's
+time beside its budget (tests/budgets.txt, or TEST_BUDGETS=FILE); a
+section without one fails.
 
 Every boot uses the Milan model (MODEL, default milan) but the platform
 boots and, in the full section, the TEST_INTEL_NPS ones (default "1";
@@ -54,9 +55,8 @@ not is booted once more), TEST_BOOT_STALL (default 150: seconds of a
 silent console after which boot.sh looks for the jiffies_lock convoy,
 twice a minute apart; a guest stalled so is booted once more),
 TEST_BENCH=0 (skip the bench smoke run, the base's and the killed one),
-TEST_HANG=0 (skip the hung
-guest boot), TEST_COST=0 (skip the cost plugin's boot and its scoreboard
-job),
+TEST_HANG=0 (skip the hung guest boots), TEST_COST=0 (skip the cost
+plugin's boots and its scoreboard job),
 TEST_GUEST (guest test scripts run in the scaled boots; by default
 those of guest/tests/ whose "# lab-boot: scaled NPS..." line names the
 boot's NPS mode; the other boots run those that name them the same way:
