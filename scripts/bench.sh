@@ -572,18 +572,17 @@ fi
 if [ -n "$resume" ]; then
 	why=$(plan_differs "$resume/plan.txt")
 	[ -z "$why" ] || die "$resume was planned otherwise: $why (resume it as it was started, or start a new run)"
+fi
+for n in "${notes[@]}"; do
+	note "$n"
+done
+if [ -n "$resume" ]; then
 	out=$resume stamp=${resume##*/} csv=$resume/${csv##*/}
 	exec 9>>"$out/lock"
 	flock -n 9 || die "$out: another bench.sh (or the QEMU of a driver stopped alone) still writes there"
 	note "resuming $out"
-	for n in "${notes[@]}"; do
-		note "$n"
-	done
 	[ -z "$cost_note" ] || note "$cost_note"
 else
-	for n in "${notes[@]}"; do
-		note "$n"
-	done
 	mkdir -p "${out%/*}"
 	mkdir "$out" 2>/dev/null || die "$out exists: another run started this second"
 	exec 9>>"$out/lock"
@@ -703,6 +702,17 @@ assemble() {
 	mv "$csv.new" "$csv"
 }
 
+# part_since P DIR: into DIR, the lines each part file gained since the
+# group whose part is P started (P/start), none for a file that gained none
+part_since() {
+	local f n
+	for f in $PART_FILES; do
+		n=$(sed -n "s/^$f //p" "$1/start")
+		rm -f "$2/$f"
+		[ "$(lines "$out/$f")" -le "$n" ] || tail -n +"$((n + 1))" "$out/$f" >"$2/$f"
+	done
+}
+
 # group_files GROUP: the console log and cost reports of the group's boot
 group_files() {
 	case $1 in
@@ -738,10 +748,7 @@ reopen() {
 			tail -n +"$((rows + 2))" "$csv" >"$i/rows"
 			complete_rows <"$i/rows" >"$p/rows"
 		fi
-		for f in $PART_FILES; do
-			n=$(sed -n "s/^$f //p" "$p/start")
-			[ ! -f "$out/$f" ] || tail -n +"$((n + 1))" "$out/$f" >"$i/$f"
-		done
+		part_since "$p" "$i"
 	else
 		for f in $PART_FILES; do
 			[ ! -f "$p/$f" ] || mv "$p/$f" "$i/$f"
@@ -757,7 +764,7 @@ reopen() {
 
 # run_group GROUP: the group's boot, its part kept, the files put together
 run_group() {
-	local g=$1 p=$parts/$1 f rows keep n b
+	local g=$1 p=$parts/$1 f rows keep from n b
 	assemble "$g"
 	mkdir -p "$p"
 	rows=0
@@ -772,21 +779,23 @@ run_group() {
 		for f in $PART_FILES; do echo "$f $(lines "$out/$f")"; done
 	} >"$p/start.new"
 	mv "$p/start.new" "$p/start"
+	# the rows this boot appends, for their cost figures
+	from=$((rows + keep + 1))
 	case $g in
 	nps*)
 		n=${g#nps} n=${n%-boot*} b=${g#*-boot}
 		note "NPS$n boot $b of $boots"
 		guest_boot "$kernel" "$n" "NPS$n boot $b" "console-$g.log" "cost-$g.out" \
-			"/lab/score-guest.sh $n $b" --rows "$((rows + keep + 1))-" ;;
+			"/lab/score-guest.sh $n $b" --rows "$from-" ;;
 	patched)
 		guest_boot "$kernel" "$NPS" console.log console.log cost-console.out \
-			"/lab/bench-guest.sh /lab/out/bench.conf" --rows "$((rows + keep + 1))-" ;;
+			"/lab/bench-guest.sh /lab/out/bench.conf" --rows "$from-" ;;
 	base)
 		# the base kernel has none of the series' features: every run is
 		# the base as it is, labelled base (base@KNOB=VALUE with KNOBS);
 		# nothing to verify against tip there
 		guest_boot "$base" "$NPS" console-base.log console-base.log cost-console-base.out \
-			"/lab/bench-guest.sh /lab/out/bench-base.conf" --rows "$((rows + keep + 1))-" ;;
+			"/lab/bench-guest.sh /lab/out/bench-base.conf" --rows "$from-" ;;
 	host)
 		# the guest's folder, run in place
 		guest_rc=0
@@ -798,11 +807,7 @@ run_group() {
 		grep -q '^bench: done, ' "$out/console.log" || guest_rc=stopped ;;
 	esac
 	[ ! -f "$csv" ] || tail -n +"$((rows + 2))" "$csv" | complete_rows >"$p/rows"
-	for f in $PART_FILES; do
-		n=$(sed -n "s/^$f //p" "$p/start")
-		rm -f "$p/$f"
-		[ "$(lines "$out/$f")" -le "$n" ] || tail -n +"$((n + 1))" "$out/$f" >"$p/$f"
-	done
+	part_since "$p" "$p"
 	touch "$p/ended"
 	case $guest_rc in 0|3) echo "$g" >>"$out/done" ;; esac
 	assemble

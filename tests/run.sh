@@ -94,8 +94,9 @@ took=
 for s in ${*:-$sections}; do
 	t0=$(date +%s)
 	"sec_$(echo "$s" | tr - _)"
-	took="$took $s=$(($(date +%s) - t0))"
-	echo "== section $s: $(($(date +%s) - t0)) s"
+	t0=$(($(date +%s) - t0))
+	took="$took $s=$t0"
+	echo "== section $s: $t0 s"
 done
 # shellcheck disable=SC2086
 budget_report $took
