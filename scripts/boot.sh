@@ -58,6 +58,15 @@ The whole guest console plus its final dmesg goes to LOG.
                   in its build directory, with System.map); its reports
                   go to FILE (emptied first); \$COST_ALSO adds functions of
                   other code (cost-map.sh --also)
+  --locality      with --cost, the plugin's locality mode too (with
+                  --cost, \$COST_LOCALITY=1 turns it on as well): every
+                  guest load and store, kernel and user, in a model of
+                  one cache per LLC; FILE's reports get the lines moved
+                  between LLCs by the boundary crossed (CCX, NPS4
+                  quadrant, NPS2 half, socket: scripts/sis_cost.py
+                  locality), the physical topology goes to FILE.topo
+                  (cost-topo.sh).  It slows the emulation down: measure
+                  by how much at one cell before running a matrix with it
   -v              copy the console to stdout as well
 LAB_MACHINE_OPTS adds -machine options; LAB_TCG_THREAD=single runs every
 vCPU in one host thread (default multi: one thread per vCPU).
@@ -75,7 +84,7 @@ STALL_TIMEOUT=300 WATCHDOG_THRESH=60 HUNG_TASK_TIMEOUT=600
 BOOT_TIMEOUT=1800 MEM_PER_NODE=512 STALL_SILENCE=300
 kernel=$LAB_OUT/obj-qemu/arch/x86/boot/bzImage
 initrd='' log='' out='' append='' mem='' timeout=$BOOT_TIMEOUT verbose=0
-boot_limit=0 stall=$STALL_SILENCE cost='' plugin_arg=''
+boot_limit=0 stall=$STALL_SILENCE cost='' plugin_arg='' locality=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
@@ -92,6 +101,7 @@ while [ $# -gt 0 ]; do
 	--boot-limit) need_value "$@"; boot_limit=$2; shift 2 ;;
 	--stall) need_value "$@"; stall=$2; shift 2 ;;
 	--cost) need_value "$@"; cost=$2; shift 2 ;;
+	--locality) locality=1; shift ;;
 	-v) verbose=1; shift ;;
 	--) shift; break ;;
 	-*) usage >&2; exit 2 ;;
@@ -106,6 +116,10 @@ tcg_thread=${LAB_TCG_THREAD:-multi}
 case $tcg_thread in single|multi) ;; *) die "LAB_TCG_THREAD is single or multi, not '$tcg_thread'" ;; esac
 case $boot_limit in ''|*[!0-9]*) die "--boot-limit takes seconds, not '$boot_limit'" ;; esac
 case $stall in ''|*[!0-9]*) die "--stall takes seconds, not '$stall'" ;; esac
+[ -n "$cost" ] || [ -z "$locality" ] || die "--locality needs --cost FILE (the plugin's reports)"
+# $COST_LOCALITY reaches boot.sh through the drivers (bench.sh, score.sh)
+[ -z "$cost" ] || locality=${locality:-${COST_LOCALITY:-0}}
+case $locality in ''|0|1) ;; *) die "COST_LOCALITY is 0 or 1, not '$locality'" ;; esac
 
 QEMU=$(platform_qemu)
 [ -n "$QEMU" ] && [ -x "$QEMU" ] ||
@@ -127,6 +141,10 @@ if [ -n "$cost" ]; then
 	: >"$cost"
 	"$LAB_TOP/scripts/cost-map.sh" ${COST_ALSO:+--also "$COST_ALSO"} "$kobj" >"$cost.map" || exit
 	plugin_arg=$plugin,map=$cost.map,out=$cost
+	if [ "$locality" = 1 ]; then
+		"$LAB_TOP/scripts/cost-topo.sh" --model "$MODEL" --shape "$SHAPE" >"$cost.topo" || exit
+		plugin_arg=$plugin_arg,locality=$cost.topo
+	fi
 fi
 
 madt=
@@ -158,6 +176,8 @@ printf '%s\n' "$cmd" >"$work/root/lab/cmd"
 cat ${madt:+"$madt"} "$initrd" "$work/cmd.cpio.gz" >"$work/initrd"
 
 node_mem=$(( ${mem:-$((MEM_PER_NODE * NODES))} / NODES ))
+# the locality mode sizes its table of lines from the guest's RAM
+[ "$locality" != 1 ] || plugin_arg=$plugin_arg,ram=$((node_mem * NODES))
 set -- -machine "q35${LAB_MACHINE_OPTS:-}" -accel "tcg,thread=$tcg_thread" -cpu "$cpu" -audiodev none,id=snd0 \
 	-smp "$NR_CPUS,sockets=$SOCKETS,dies=$CCX,cores=$CORES,threads=$THREADS" \
 	-m "$((node_mem * NODES))M"

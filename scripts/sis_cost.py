@@ -10,10 +10,15 @@ at exit, the cumulative counts of every kernel/sched function:
     total INSNS
     [uncredited INSNS] (helper runs that no scheduler function called)
     [inline INSNS]
+    [loc SPACE ACC FILL UPGR CCX QUAD HALF SOCKET]  (locality mode: SPACE
+                       user and kernel; transfers by the boundary crossed)
+    [loc-skip IO NOADDR BEYOND UNTRACKED]
+    [loc-top ADDR]
     end SEQ
 
 A run's figures are the difference between the marks before and after it,
-summed into the groups of tools/cost-plugin/groups.
+summed into the groups of tools/cost-plugin/groups; the locality mode's
+are lines moved between LLCs by boundary, per unit of work (locality).
 """
 import argparse
 import csv
@@ -31,6 +36,13 @@ FIELDS = ('insns', 'calls', 'xfer', 'upgr', 'acc')
 # all of kernel/sched)
 COLUMNS = ('place_ipw', 'upkeep_ipw', 'pu_ipw', 'sched_ipw', 'sched_ipu',
            'pu_xpw', 'sched_xpw')
+# the locality mode's counts of a space (loc lines), the boundaries in
+# order: the CCX's alone (same NPS4 quadrant), a quadrant's (same NPS2
+# half), the half's (same socket), the socket's
+BOUNDS = ('ccx', 'quad', 'half', 'socket')
+LOC_FIELDS = ('acc', 'fill', 'upgr') + BOUNDS
+LOC_SPACES = ('user', 'kernel')
+LOC_SKIPS = ('io', 'noaddr', 'beyond', 'untracked')
 # every placement of a fair task starts here (called through the sched
 # class, so never inlined), a wakeup's and those of fork and exec, which
 # start in the other two; a context switch here
@@ -96,6 +108,12 @@ def read_marks(path):
                     cur[w[0]] = int(w[1])
                 elif w[0] == 'untracked-vcpus' and cur is not None:
                     cur['untracked'] = int(w[1])
+                elif w[0] == 'loc' and cur is not None and len(w) == 9 and w[1] in LOC_SPACES:
+                    cur.setdefault('loc', {})[w[1]] = dict(zip(LOC_FIELDS, (int(x) for x in w[2:])))
+                elif w[0] == 'loc-skip' and cur is not None and len(w) == 5:
+                    cur['loc_skip'] = dict(zip(LOC_SKIPS, (int(x) for x in w[1:])))
+                elif w[0] == 'loc-top' and cur is not None and len(w) == 2:
+                    cur['loc_top'] = int(w[1], 16)
                 elif w[0] == 'end' and cur is not None:
                     if int(w[1]) != len(marks):
                         raise ValueError
@@ -126,6 +144,30 @@ def delta(marks, a, b):
         if any(diff):
             d[name] = diff
     return d
+
+
+def locality(marks, a, b):
+    """The locality mode's counts between marks a and b: {'user': {field:
+    n}, 'kernel': {...}, 'all': {...}, 'skip': {io, noaddr, beyond,
+    untracked}}, each field of LOC_FIELDS; 'xfer' is the sum of the
+    boundaries'."""
+    if not (0 <= a < b < len(marks)):
+        raise CostError(f'no marks {a} and {b} (the output has {len(marks)})')
+    ma, mb = marks[a], marks[b]
+    if 'loc' not in ma or 'loc' not in mb or set(mb['loc']) != set(LOC_SPACES):
+        raise CostError(f'marks {a} and {b} have no locality counts (boot.sh --cost FILE --locality)')
+    out = {'all': dict.fromkeys(LOC_FIELDS + ('xfer',), 0)}
+    for sp in LOC_SPACES:
+        d = {k: mb['loc'][sp][k] - ma['loc'].get(sp, {}).get(k, 0) for k in LOC_FIELDS}
+        if any(x < 0 for x in d.values()):
+            raise CostError(f'locality counts of {sp} fall between marks {a} and {b}')
+        d['xfer'] = sum(d[k] for k in BOUNDS)
+        out[sp] = d
+        for k, x in d.items():
+            out['all'][k] += x
+    sa, sb = ma.get('loc_skip', {}), mb.get('loc_skip', {})
+    out['skip'] = {k: sb.get(k, 0) - sa.get(k, 0) for k in LOC_SKIPS}
+    return out
 
 
 def sums(d, groups):
@@ -209,6 +251,58 @@ def cmd_show(args):
         inl = mb['inline'] - ma['inline']
         lost = 100.0 * (exact - inl) / exact if exact else 0.0
         print(f'inline adds counted {inl} of {exact} instructions ({lost:.2f}% lost to races)')
+    return 0
+
+
+def cmd_locality(args):
+    """Lines moved between LLCs between two marks, by the boundary crossed,
+    for user and kernel addresses, and per unit of work; with --csv, per
+    unit of work of every ok row of a score CSV (its cost_from, cost_to and
+    work columns), as CSV."""
+    marks = read_marks(args.out)
+    if args.csv:
+        return locality_rows(marks, args.csv)
+    g = guest_marks(marks)
+    a = args.a if args.a is not None else (g[0] if g else 0)
+    b = args.b if args.b is not None else (g[-1] if len(g) > 1 else len(marks) - 1)
+    d = locality(marks, a, b)
+    print(f'marks {a}..{b}: cache lines moved between LLCs (a model of one infinite cache per '
+          f'LLC), by the boundary to the nearest holder')
+    print(f"{'space':<8}{'accesses':>14}{'fills':>11}{'upgrades':>11}"
+          + ''.join(f'{k:>10}' for k in BOUNDS) + f"{'transfers':>11}")
+    for sp in LOC_SPACES + ('all',):
+        x = d[sp]
+        print(f"{sp:<8}{x['acc']:>14}{x['fill']:>11}{x['upgr']:>11}"
+              + ''.join(f'{x[k]:>10}' for k in BOUNDS) + f"{x['xfer']:>11}")
+    if args.work:
+        unit = args.unit or 'unit of work'
+        print(f'per {unit} ({args.work:g}): '
+              + ', '.join(f"{k} {d['all'][k] / args.work:.3f}" for k in BOUNDS)
+              + f", all {d['all']['xfer'] / args.work:.3f}"
+              + f" (user alone: {d['user']['xfer'] / args.work:.3f})")
+    s = d['skip']
+    print(f"left out: {s['io']} I/O accesses, {s['noaddr']} without a physical address, "
+          f"{s['beyond']} beyond the table of lines, {s['untracked']} of vCPUs the topology lacks")
+    return 0
+
+
+def locality_rows(marks, path):
+    """Per ok row of a score CSV: the lines moved per unit of work by
+    boundary (all addresses), and all of them, between its cost marks."""
+    with open(path, newline='') as f:
+        rows = list(csv.DictReader(f))
+    keys = ('nps', 'variant', 'load', 'load_point', 'round', 'boot', 'work')
+    w = csv.writer(sys.stdout, lineterminator='\n')
+    w.writerow(keys + tuple(f'{k}_pu' for k in BOUNDS) + ('xfer_pu', 'user_xfer_pu'))
+    for r in rows:
+        a, b, work = r.get('cost_from', 'NA'), r.get('cost_to', 'NA'), r.get('work', 'NA')
+        if r.get('status') != 'ok' or 'NA' in (a, b, work) or '' in (a, b, work) or not float(work):
+            continue
+        d = locality(marks, int(a), int(b))
+        n = float(work)
+        w.writerow([r.get(k, 'NA') for k in keys]
+                   + [f"{d['all'][k] / n:.4f}" for k in BOUNDS + ('xfer',)]
+                   + [f"{d['user']['xfer'] / n:.4f}"])
     return 0
 
 
@@ -389,6 +483,16 @@ def main(argv=None):
     p.add_argument('b', nargs='?', type=int, help='last mark (default: the last guest mark)')
     p.add_argument('--top', type=int, default=0, help='also list the N costliest functions')
     p.set_defaults(fn=cmd_show)
+    p = sub.add_parser('locality', help='lines moved between LLCs by boundary between two marks '
+                       '(the locality mode), per unit of work')
+    p.add_argument('out', help='the plugin output file (boot.sh --cost FILE --locality)')
+    p.add_argument('a', nargs='?', type=int, help='first mark (default: the first guest mark)')
+    p.add_argument('b', nargs='?', type=int, help='last mark (default: the last guest mark)')
+    p.add_argument('--work', type=float, help='units of work done between the marks')
+    p.add_argument('--unit', help='what a unit of work is, for the output (message, request...)')
+    p.add_argument('--csv', help="a score CSV: per unit of work of each ok row, from its cost_from, "
+                   "cost_to and work columns")
+    p.set_defaults(fn=cmd_locality)
     p = sub.add_parser('attach', help="add the cost columns to a score CSV's rows")
     p.add_argument('--only', type=column_value, action='append', default=[], metavar='COL=VAL',
                    help='only the rows whose COL matches the glob VAL (repeatable: all must hold)')

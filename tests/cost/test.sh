@@ -153,6 +153,117 @@ cost_host_tests() {
 	else
 		skipped "build-cost-plugin.sh with a QEMU without plugin support: no plugin built for QEMU 7.2.22 here (make deps)"
 	fi
+	locality_host_tests
+}
+
+# locality_host_tests: the locality mode without a guest: its reader on a
+# fixture (tests/cost/locality.out: between marks 0 and 1, 10000 round
+# trips of user work moved 20000 lines across the CCX boundary alone, the
+# kernel 100 across it, 10 across a quadrant's and 10 across the sockets',
+# checked by hand: expect-locality.txt), the topology of the platforms
+# (cost-topo.sh), the model's callback on the host (locality-model.c:
+# known sequences, two threads handing a line over), and the plugin in
+# QEMU with no machine, good and bad arguments
+locality_host_tests() {
+	local d=$top/tests/cost f q so hdr want
+	if "$S/sis_cost.py" locality "$d/locality.out" 0 1 --work 10000 --unit 'round trip' \
+		>"$tmp/loc.show" 2>&1 && diff -u "$d/expect-locality.txt" "$tmp/loc.show" >"$tmp/loc.diff"; then
+		ok "sis_cost.py locality on tests/cost/locality.out equals expect-locality.txt"
+	else
+		notok "sis_cost.py locality: $(head -n8 "$tmp/loc.diff" "$tmp/loc.show" | tr '\n' ' ')"
+	fi
+	printf '%s\n' nps,variant,load,load_point,round,boot,work,cost_from,cost_to,status \
+		1,tip,hackbench,1/4,1,1,10000,0,1,ok 1,tip,hackbench,1/4,2,1,NA,NA,NA,failed >"$tmp/loc-rows.csv"
+	want='1,tip,hackbench,1/4,1,1,10000,2.0100,0.0010,0.0000,0.0010,2.0120,2.0000'
+	if "$S/sis_cost.py" locality "$d/locality.out" --csv "$tmp/loc-rows.csv" >"$tmp/loc.csv" 2>&1 &&
+		[ "$(sed -n 2p "$tmp/loc.csv")" = "$want" ] && [ "$(grep -c . "$tmp/loc.csv")" = 2 ]; then
+		ok "sis_cost.py locality --csv: an ok score row's lines moved per unit of work by boundary ($want), a failed row none"
+	else
+		notok "sis_cost.py locality --csv: $(tr '\n' ' ' <"$tmp/loc.csv")"
+	fi
+	expect_error "sis_cost.py locality: reports without the locality mode" \
+		"marks 0 and 1 have no locality counts" "$S/sis_cost.py" locality "$d/fixture.out" 0 1
+	if "$S/sis_cost.py" show "$d/locality.out" 0 1 >"$tmp/loc.show" 2>&1 &&
+		grep -q '^marks 0\.\.1: 10 wakeups' "$tmp/loc.show"; then
+		ok "sis_cost.py show reads reports with locality lines"
+	else
+		notok "sis_cost.py show on locality reports: $(head -n2 "$tmp/loc.show" | tr '\n' ' ')"
+	fi
+
+	# the physical units by QEMU vCPU index: milan's scaled shape (8
+	# CPUs per LLC, 8 LLCs per socket, 2 per quadrant), genoa's quadrants
+	# of 3 LLCs, turin's 32 LLCs; a socket of 6 LLCs has no quadrants
+	"$S/cost-topo.sh" --model milan --shape scaled >"$tmp/topo" 2>&1 || true
+	want="0 0 0 0 0;8 1 0 0 0;16 2 1 0 0;32 4 2 1 0;64 8 4 2 1;127 15 7 3 1;"
+	f=$(awk '!/^#/ && ($1 == 0 || $1 == 8 || $1 == 16 || $1 == 32 || $1 == 64 || $1 == 127)' "$tmp/topo" | tr '\n' ';')
+	if [ "$f" = "$want" ] && [ "$(grep -vc '^#' "$tmp/topo")" = 128 ]; then
+		ok "cost-topo.sh milan scaled: 128 vCPUs, LLC, quadrant, half and socket of each ($want)"
+	else
+		notok "cost-topo.sh milan scaled: $(grep -vc '^#' "$tmp/topo") lines, $f (want $want)"
+	fi
+	f=$("$S/cost-topo.sh" --model genoa --shape small 2>&1 | awk '!/^#/ { print $2 "-" $3 }' | sort -u -t- -k1,1n | tr '\n' ' ')
+	want="0-0 1-0 2-0 3-1 4-1 5-1 6-2 7-2 8-2 9-3 10-3 11-3 12-4 13-4 14-4 15-5 16-5 17-5 18-6 19-6 20-6 21-7 22-7 23-7 "
+	if [ "$f" = "$want" ]; then
+		ok "cost-topo.sh genoa: 3 LLCs per quadrant, 8 quadrants"
+	else
+		notok "cost-topo.sh genoa: LLC-quadrant pairs $f"
+	fi
+	mkdir -p "$tmp/plat6"
+	sed 's/^llcs_per_socket=.*/llcs_per_socket=6/' "$top/configs/platform/milan" >"$tmp/plat6/six"
+	expect_error "cost-topo.sh: a socket of LLCs that do not split into quadrants" \
+		"six has 6 LLCs per socket, which do not split into 4 quadrants" \
+		env LAB_PLATFORMS="$tmp/plat6" "$S/cost-topo.sh" --model six
+	: >"$tmp/bzImage"
+	expect_error "boot.sh: --locality without --cost" "--locality needs --cost FILE" \
+		"$S/boot.sh" --kernel "$tmp/bzImage" --locality -- true
+	expect_error "boot.sh: a bad COST_LOCALITY" "COST_LOCALITY is 0 or 1, not 'yes'" \
+		env COST_LOCALITY=yes "$S/boot.sh" --kernel "$tmp/bzImage" --cost "$tmp/c.out" -- true
+
+	# the model's callback, compiled with the plugin against a QEMU plugin
+	# header build-cost-plugin.sh fetched (make deps)
+	hdr=$(compgen -G "$LAB_OUT/cost/qemu-*/qemu-plugin.h" | head -n1 || true)
+	if [ -z "$hdr" ]; then
+		skipped "the locality model and the plugin's arguments: no QEMU plugin header in $LAB_OUT/cost (make deps)"
+		return 0
+	fi
+	# shellcheck disable=SC2046 # the flags are words
+	if gcc -O2 -Wall -Wextra -Werror -pthread -no-pie -I"${hdr%/*}" -I"$top/tools/cost-plugin" \
+		$(pkg-config --cflags glib-2.0 2>/dev/null) -o "$tmp/locality-model" "$d/locality-model.c" \
+		-Wl,--unresolved-symbols=ignore-all >"$tmp/loc-cc.log" 2>&1; then
+		mkdir -p "$tmp/loc-model"
+		"$tmp/locality-model" "$tmp/loc-model" >"$tmp/loc-model.out" 2>&1 ||
+			grep -q '^FAIL' "$tmp/loc-model.out" || echo "FAIL locality-model exited: $(tail -n1 "$tmp/loc-model.out")" >>"$tmp/loc-model.out"
+		verdicts "locality model" <"$tmp/loc-model.out"
+	else
+		notok "locality model: does not build against ${hdr#"$LAB_OUT"/}: $(grep -m1 -e error -e warning "$tmp/loc-cc.log")"
+	fi
+	# the plugin itself, loaded by this machine's QEMU with no machine
+	q=$(command -v qemu-system-x86_64 || true)
+	if [ -z "$q" ] || ! so=$("$S/build-cost-plugin.sh" --qemu "$q" 2>"$tmp/loc-build.err"); then
+		notok "locality plugin: build-cost-plugin.sh failed: $(tail -n1 "$tmp/loc-build.err" 2>/dev/null)"
+		return 0
+	fi
+	echo "0 1 f probe" >"$tmp/loc.map"
+	"$S/cost-topo.sh" --model turin --shape small >"$tmp/loc.topo"
+	rm -f "$tmp/loc.out"
+	if echo quit | "$q" -M none -display none -monitor stdio \
+		-plugin "$so,map=$tmp/loc.map,out=$tmp/loc.out,locality=$tmp/loc.topo,ram=4096" >/dev/null 2>&1 &&
+		grep -q '^# sis-cost locality: 128 vCPUs, 32 LLCs, 4-byte holder masks for 201326592 lines (4096 MiB of RAM' "$tmp/loc.out" &&
+		grep -qx 'loc user 0 0 0 0 0 0 0' "$tmp/loc.out" && grep -qx 'loc-skip 0 0 0 0' "$tmp/loc.out"; then
+		ok "locality plugin: QEMU $("$q" --version | sed -n '1s/^QEMU emulator version \([0-9.]*\).*/\1/p') loads it with turin's 32 LLCs (4-byte masks), its exit report has the locality lines"
+	else
+		notok "locality plugin: QEMU with locality=, ram=: $(grep -v '^$' "$tmp/loc.out" 2>/dev/null | tr '\n' ' ')"
+	fi
+	printf '0 0 0 0 0\n1 0 1 0 0\n' >"$tmp/loc-bad.topo"
+	for f in "locality=$tmp/loc.topo|sis-cost: locality=FILE needs ram=MIB" \
+		"ram=512|sis-cost: ram=MIB is the locality mode's: it needs locality=FILE" \
+		"locality=$tmp/loc.topo,ram=lots|sis-cost: ram=lots: not the guest's RAM in MiB" \
+		"locality=$tmp/no-such,ram=512|sis-cost: cannot open topology" \
+		"locality=$tmp/loc-bad.topo,ram=512|loc-bad.topo:2: LLC 0 lies in quadrant 0, half 0, socket 0 on an earlier line"; do
+		expect_error "locality plugin: ${f%%|*}" "${f#*|}" \
+			sh -c 'echo quit | "$1" -M none -display none -monitor stdio -plugin "$2" >/dev/null' \
+			sh "$q" "$so,map=$tmp/loc.map,out=$tmp/loc-bad.out,${f%%|*}"
+	done
 }
 
 # verdicts WHAT: "ok DETAIL" or "FAIL DETAIL" lines on stdin as results
@@ -280,6 +391,118 @@ cost_boot_tests() {
 			fi
 		fi
 	fi
+}
+
+# the round trips of each case of the locality test: 2 x 10000 hand-offs,
+# so that 1% is 200 lines
+LOCALITY_ROUNDS=10000
+
+# locality_cases: the locality test's cases for SHAPE and MODEL, words
+# "NAME:CPU_A,CPU_B" in Linux's numbers (linux_cpu): CPU_A the first
+# thread of LLC 0's second core; CPU_B the second thread of LLC 0's first
+# core (llc: one LLC), or the first thread of the second core of LLC 1
+# (ccx: the same NPS4 quadrant), of the second quadrant's first LLC (quad:
+# the same NPS2 half), of the second half's (half: the same socket), of
+# the other socket's (socket).  The quadrants and halves are physical
+# (scripts/cost-topo.sh), whatever NPS mode boots.
+locality_cases() {
+	local a b i name out=
+	shape_init
+	linux_cpu "$THREADS" a
+	for name in llc ccx quad half socket; do
+		case $name in
+		llc) i=$((THREADS > 1 ? 1 : 0)) ;;
+		ccx) i=$((CCX_CPUS + THREADS)) ;;
+		quad) i=$((CCX / 4 * CCX_CPUS + THREADS)) ;;
+		half) i=$((CCX / 2 * CCX_CPUS + THREADS)) ;;
+		socket) i=$((SOCKET_CPUS + THREADS)) ;;
+		esac
+		linux_cpu "$i" b
+		out="$out${out:+ }$name:$a,$b"
+	done
+	echo "$out"
+}
+
+# locality_boot_test KERNEL: the plugin's locality mode against known work
+# in a 64-CPU guest (guest/tests/locality-test.sh, the cases of
+# locality_cases): sis-handoff hands one cache line between two CPUs N
+# times each way between marks of its own.  In the model each hand-off
+# between two LLCs is one transfer, by the waiting side's first load of
+# the new value, and one upgrade, the store before it (the storing side
+# read the line last): 2N transfers across the pair's boundary and 2N
+# upgrades, each within 1%, and fewer than 1% of 2N across every other
+# boundary; in one LLC fewer than that across any.  The counts checked
+# are the user addresses': between the marks the hand-offs are all the
+# user work there is (the guest's shell waits, nothing else runs, and the
+# program touches nothing there that it did not hold before), while the
+# kernel's timer ticks, RCU and the markers' own system calls move kernel
+# lines between the same CPUs, in numbers that follow the run's length
+# under emulation and not N: those are printed, not checked.  Rather that
+# than subtracting a baseline interval "of equal length": under TCG no
+# two intervals have one length.  LAB_TCG_THREAD=single runs it with
+# every vCPU on one host thread, where the model has no race (the
+# plugin's header comment).
+locality_boot_test() {
+	local k=$1 c=$tmp/loc-boot cases st
+	# every guest access goes through the plugin: a slower boot
+	local boot_limit=$((boot_limit * 3))
+	mkdir -p "$c"
+	echo "== the cost plugin's locality mode (small shape, NPS1)"
+	cases=$(SHAPE=small NPS=1 locality_cases)
+	if ! COST_LOCALITY=1 cost_boot "$k" "$logs/test-locality.log" "$c/l.out" "$c/boot.err" \
+		"/lab/tests/locality-test.sh $LOCALITY_ROUNDS $cases"; then
+		notok "locality boot: $(tail -n1 "$c/boot.err")"
+		return
+	fi
+	echo "# locality boot: $(sed -n 's/.*guest finished in \([0-9]* s\).*/\1/p' "$c/boot.err") (the plain cost boot: about 20 s, Documentation/tcg.md)"
+	ktap_report "locality guest" "$logs/test-locality.log"
+	# shellcheck disable=SC2016
+	st=$(python3 - "$c/l.out" "$logs/test-locality.log" "$LOCALITY_ROUNDS" "$top/scripts" <<-'EOT'
+		import sys
+		sys.path.insert(0, sys.argv[4])
+		import sis_cost as c
+		out, log, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+		m = c.read_marks(out)
+		cases = []
+		for line in open(log, errors="replace"):
+		    w = line.replace("\r", "").split()
+		    if len(w) == 7 and w[0] == "locality-case":
+		        cases.append((w[1], w[2], w[3], int(w[4]), int(w[5]), int(w[6])))
+		names = [x[0] for x in cases]
+		print(("ok" if names == ["llc", "ccx", "quad", "half", "socket"] else "FAIL") +
+		      " the guest ran the cases %s, want llc ccx quad half socket" % " ".join(names))
+		want, tol = 2 * n, 2 * n // 100
+		for name, a, b, rounds, fr, to in cases:
+		    if rounds != n or to != fr + 1 or to >= len(m) or m[fr]["why"] != "guest" or m[to]["why"] != "guest":
+		        print("FAIL %s: marks %d and %d of %d rounds, want two guest marks in a row of %d rounds" %
+		              (name, fr, to, rounds, n))
+		        continue
+		    d = c.locality(m, fr, to)
+		    u, k, s = d["user"], d["kernel"], d["skip"]
+		    moved = " ".join("%s %d" % (x, u[x]) for x in c.BOUNDS)
+		    if name == "llc":
+		        good = u["xfer"] <= tol and u["upgr"] <= tol
+		        what = "fewer than %d transfers and upgrades, across any LLC boundary" % tol
+		    else:
+		        others = u["xfer"] - u[name]
+		        good = abs(u[name] - want) <= tol and abs(u["upgr"] - want) <= tol and others <= tol
+		        what = "%d across %s and %d upgrades within 1%% (%d), fewer than %d elsewhere" % (
+		            want, name, want, tol, tol)
+		    good = good and not s["beyond"] and not s["untracked"]
+		    print("%s %s: CPUs %s and %s, marks %d..%d: user lines moved: %s, upgrades %d; want %s; "
+		          "kernel (not checked): %s, upgrades %d; left out: %d I/O, %d beyond the table, %d untracked" %
+		          ("ok" if good else "FAIL", name, a, b, fr, to, moved, u["upgr"], what,
+		           " ".join("%s %d" % (x, k[x]) for x in c.BOUNDS), k["upgr"], s["io"], s["beyond"],
+		           s["untracked"]))
+		if m and m[-1]["why"] == "exit" and "loc" in m[-1]:
+		    e = m[-1]
+		    print("ok the whole boot: %d user and %d kernel accesses modelled, %d beyond the table, "
+		          "the highest physical address modelled 0x%x" %
+		          (e["loc"]["user"]["acc"], e["loc"]["kernel"]["acc"], e["loc_skip"]["beyond"],
+		           e.get("loc_top", 0)))
+	EOT
+	) || st="FAIL the plugin's output does not read: $st"
+	verdicts "locality" <<<"$st"
 }
 
 # cost_score_job_test KERNEL: one short scoreboard job of KERNEL with the

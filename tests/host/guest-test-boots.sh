@@ -2,15 +2,16 @@
 # A host test of the lab, sourced by tests/run.sh and called by its host
 # section (tests/sections/host.sh).
 
-# guest_test_boots: every guest test but lab-test.sh (run in every boot)
-# and cost-test.sh (the cost plugin's boot) names, in a "# lab-boot:" line,
+# guest_test_boots: every guest test but lab-test.sh (run in every boot),
+# cost-test.sh and locality-test.sh (the cost plugin's boots, which give
+# them their arguments) names, in a "# lab-boot:" line,
 # a kind of boot make check or check-full has (guest_tests) and NPS modes of 1, 2 and 4,
 # so that adding a guest test is adding its file; each kind of boot gets a
 # test in its default NPS mode
 guest_test_boots() {
 	local f bad='' k
 	for f in "$top"/guest/tests/*.sh; do
-		case ${f##*/} in lab-test.sh|cost-test.sh) continue ;; esac
+		case ${f##*/} in lab-test.sh|cost-test.sh|locality-test.sh) continue ;; esac
 		awk '/^# lab-boot: / { n++
 				if ($3 !~ /^(scaled|mmc|isolcpus|small)$/) bad = 1
 				for (i = 4; i <= NF; i++) if ($i !~ /^([124]|[A-Z_]+=.*)$/) bad = 1 }

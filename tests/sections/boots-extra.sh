@@ -19,8 +19,9 @@ base_dump() {
 
 # the base kernel built and booted (its dumps against tests/base/), the
 # NPS2, MMC, isolcpus, split_llc, platform, small-shape and hang boots,
-# the cost plugin against the base and its scoreboard job, make bench
-# with the base kernel, and a bench guest ended by its time limit
+# the cost plugin against the base, its scoreboard job and its locality
+# mode against known work, make bench with the base kernel, and a bench
+# guest ended by its time limit
 sec_boots_extra() {
 	# the base kernel, built and booted: its dumps must be the ones make
 	# check compares with (tests/base/); each live dump is also written,
@@ -161,11 +162,14 @@ sec_boots_extra() {
 	fi
 
 	# the cost plugin with the patched kernel, every feature off, against
-	# the base in instructions; one scoreboard job under the plugin
+	# the base in instructions; one scoreboard job under the plugin; its
+	# locality mode against known work (a boot of a minute or more with
+	# every guest access instrumented: make check's room is not its)
 	if [ "${TEST_COST:-1}" != 0 ]; then
 		[ -z "$base_kernel" ] ||
 			cost_boot_tests "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage" "$base_kernel"
 		cost_score_job_test "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage"
+		locality_boot_test "$LAB_OUT/obj-qemu/arch/x86/boot/bzImage"
 	fi
 	if [ "${TEST_BENCH:-1}" != 0 ]; then
 		[ -z "$base_kernel" ] || bench_base_test

@@ -6,7 +6,8 @@
 # isolcpus: with isolcpus=domain; small: the small shape) in NPS mode NPS,
 # as each says in a line "# lab-boot: KIND NPS... [NAME=VALUE...]" (the
 # words NAME=VALUE set its environment), in file name order; lab-test.sh
-# runs in every boot, cost-test.sh in the cost plugin's
+# runs in every boot, cost-test.sh and locality-test.sh in the cost
+# plugin's (tests/cost/test.sh)
 guest_tests() {
 	awk -v kind="$1" -v nps="$2" '
 		/^# lab-boot: / && $3 == kind {

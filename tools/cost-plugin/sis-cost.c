@@ -4,15 +4,30 @@
  * given list (the scheduler's), the instructions executed, the calls (runs
  * of the block at the function's entry) and the cache-line transfers its
  * loads and stores would cause between CPUs, and writes the totals each
- * time the guest runs a marker function.
+ * time the guest runs a marker function.  Its locality mode follows every
+ * load and store of the whole guest as well, kernel and user, by physical
+ * cache line, and counts the lines that move between LLCs by the boundary
+ * they cross.
  *
- * Arguments (-plugin sis-cost.so,map=FILE,out=FILE[,lines=off]):
+ * Arguments (-plugin sis-cost.so,map=FILE,out=FILE[,lines=off]
+ *            [,locality=FILE,ram=MIB]):
  *   map   lines "START END KIND NAME": hex guest addresses, END exclusive;
  *         KIND f (a function to count), h (a helper: a library function
  *         the listed ones call, counted as part of its caller) or m (the
  *         marker's entry; at most one).  Written by scripts/cost-map.sh.
  *   out   file the plugin appends its reports to.
- *   lines off: no memory callbacks (instructions and calls only).
+ *   lines off: no memory callbacks (instructions and calls only) for the
+ *         listed functions' own line model; the locality mode's are apart.
+ *   locality  the locality mode's topology: lines "VCPU LLC QUADRANT HALF
+ *         SOCKET" ('#' comments), a QEMU vCPU index and the global numbers
+ *         of its LLC, NPS4 quadrant, NPS2 half and socket: the machine's
+ *         physical units, whatever NPS mode the guest booted.  At most 32
+ *         LLCs; an LLC lies in one quadrant, a quadrant in one half, a
+ *         half in one socket; every vCPU QEMU runs has a line.  Written
+ *         by scripts/cost-topo.sh.
+ *   ram   the guest's RAM in MiB (QEMU's -m), which sizes the locality
+ *         mode's table of lines; given with locality=, and only with it.
+ * A bad argument is refused in one line on stderr, and QEMU does not start.
  *
  * Instructions are counted by a callback on every execution of a block
  * that starts in a listed function, into that vCPU's own counters, so
@@ -47,6 +62,87 @@
  * beyond 64 bytes and its NUMA distances; SMT siblings, which share a
  * real core's caches, count as separate caches.
  *
+ * Locality mode (locality=): a callback on every guest load and store,
+ * of every block, kernel and user, takes the access's physical address
+ * (qemu_plugin_get_hwaddr(); memory-mapped I/O is left out) and updates
+ * a model of one infinite cache per LLC, MESI-like at LLC granularity.
+ * Each 64-byte physical line has a mask of the LLCs holding it: one byte
+ * per line for up to 8 LLCs, two for up to 16, four for up to 32, in one
+ * flat table indexed by physical line number, mapped with MAP_NORESERVE
+ * so that only the pages of lines the guest touches take host memory (at
+ * most 1/64, 1/32 or 1/16 of the guest's RAM).  A load by an LLC that
+ * does not hold the line is a transfer from a holder, after which it
+ * holds the line too; a store by an LLC that does not hold it is a
+ * transfer as well, after which it is the only holder; a store by a
+ * holder while others hold it too is an upgrade (their copies are
+ * invalidated, no data moves); a load or store of a line no LLC holds is
+ * a fill, from memory.  A transfer is counted by the boundary between
+ * the accessing LLC and the nearest holder, where the data would come
+ * from: ccx (another LLC of the same NPS4 quadrant: the CCX boundary
+ * alone), quad (of the same NPS2 half: a quadrant boundary), half (of
+ * the same socket: the half boundary) or socket (of the other socket).
+ * Counts are split by the half of the address space the access used:
+ * kernel (bit 63 set: the direct map, vmalloc, the image, under 4- and
+ * 5-level paging alike) or user; the kernel's copies to and from user
+ * memory count as user.  A read-modify-write comes as a load and a store,
+ * or, a locked one under QEMU 7.2, as one access that reads and writes,
+ * taken as a store: the same transfers either way.  An access across two
+ * lines counts on the first.
+ *
+ * The table covers physical addresses below twice the RAM plus 4 GiB:
+ * QEMU 8.1 and later report the guest's physical address, and q35 puts
+ * the RAM beyond its first 2 or 3 GiB above 4 GiB; QEMU 7.2 reports a RAM
+ * block's offset among QEMU's RAM blocks plus its memory region's offset
+ * in its container, which for the NUMA nodes' memory backends reaches
+ * about twice the RAM (node n's backend at 2n times its size), and a
+ * device's RAM (the VGA's video memory, ROMs) may share numbers with a
+ * node's, which the lab's guests, on a serial console, do not touch
+ * after boot.  An access beyond the table is counted (loc-skip), not
+ * modelled.
+ *
+ * Concurrency: under MTTCG the vCPU threads run the callbacks in
+ * parallel.  The counters are per vCPU, each written by its own thread
+ * alone.  A line's mask changes by compare-and-swap only, so the accesses
+ * to one line are modelled one at a time, in the order their swaps
+ * succeed, and no update is lost; an access that leaves the mask as it
+ * was (a hit: most of them) writes nothing.  The race left is between a
+ * guest access and its callback, which QEMU runs right after it: a vCPU
+ * thread that the host preempts between the two lets another vCPU's
+ * later access to the same line be modelled first.  A line handed between
+ * two vCPUs within such a window can then lose a transfer (a store
+ * modelled after the other side's load and store is counted as the
+ * transfer instead of that load, or two hand-offs merge into one).  The
+ * window is one callback long, a hand-off under TCG several: measured
+ * here (2026-12-07, QEMU 7.2's user-mode emulator running tools/
+ * sis-handoff.c, physical lines replaced by virtual ones, two host cores
+ * shared with a 128-vCPU guest), 100000 hand-offs gave 100022 to 100030
+ * transfers (the program's start included) and 0.1 to 0.2% fewer
+ * upgrades than hand-offs; at host speed, with no emulation between
+ * accesses, the model loses up to a fifth of them (tests/cost/
+ * locality-model.c).  Single-threaded TCG (LAB_TCG_THREAD=single) runs
+ * an access and its callback with no other vCPU's access between them:
+ * exact, with every vCPU on one host thread.  A report sums the vCPUs'
+ * counters while the other vCPUs run, as the cost mode's do.
+ *
+ * What the locality model misses: capacity and conflict misses (a cache
+ * is infinite: a line stays held until another LLC stores to it, so the
+ * refetch of an evicted line and a stream through more data than an L3
+ * holds cost one fill and nothing more); the L1 and L2 inside a CCX, whose
+ * misses to the L3 cost too but never cross an LLC; prefetching (a
+ * prefetch instruction is no load here, a hardware prefetcher's fetches
+ * are not modelled, and the adjacent-line prefetcher's 128-byte pairs
+ * are two lines); SMT siblings share a core's caches and every core of a
+ * CCX its L3, so their traffic between each other is free here; a line's
+ * home node and memory latency (a fill from another node's memory crosses
+ * that boundary on the real machine, here it is a fill by no boundary, and
+ * the probe a fill sends to the other LLCs is not counted); the real
+ * protocol's states (MOESI's owned state keeps a dirty line shared
+ * without a write-back, and a clean shared line may come from memory
+ * rather than from another LLC); DMA (virtio and 9p write guest memory
+ * behind the CPUs' backs, and the lines keep their holders); the page
+ * walker's reads and its accessed and dirty bits, which QEMU does
+ * without callbacks; instruction fetches.
+ *
  * Report, at each marker run and at exit:
  *   mark SEQ
  *   f NAME INSNS CALLS XFER UPGR ACC      (functions with any count)
@@ -57,8 +153,23 @@
  *   total INSNS                           (the sum of every f line)
  *   inline INSNS                          (QEMU 7.2 only: the same sum
  *                                          by racy inline adds)
+ *   loc SPACE ACC FILL UPGR CCX QUAD HALF SOCKET
+ *                                         (locality mode only, SPACE
+ *                                          user, then kernel: accesses,
+ *                                          fills, upgrades and transfers
+ *                                          by the boundary crossed)
+ *   loc-skip IO NOADDR BEYOND UNTRACKED   (locality mode only: accesses
+ *                                          left out: memory-mapped I/O,
+ *                                          no physical address from QEMU,
+ *                                          beyond the table, of vCPUs the
+ *                                          topology lacks)
+ *   loc-top ADDR                          (locality mode only: the
+ *                                          highest physical address
+ *                                          modelled, hex)
  *   end SEQ
- * Counts are cumulative since QEMU started.
+ * Counts are cumulative since QEMU started: the work between two marks
+ * is the difference of their reports (scripts/sis_cost.py locality turns
+ * the loc lines into transfers per unit of work by boundary).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -67,6 +178,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <qemu-plugin.h>
 
@@ -90,6 +202,20 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define DIRECT_MAP5_START	0xff11000000000000ull
 #define DIRECT_MAP5_END		0xff91000000000000ull
 #define KERNEL_IMAGE_START	0xffffffff80000000ull
+
+/* the locality mode's LLCs: holder masks of up to 32 bits */
+#define MAX_LLCS	32
+/* the boundary a transfer crosses, from the nearest holder */
+enum { B_CCX, B_QUAD, B_HALF, B_SOCKET, NR_BOUNDS };
+/* the counts of the two halves of the address space */
+enum { SPACE_USER, SPACE_KERNEL, NR_SPACES };
+
+/* one vCPU's locality counts, written by its own thread alone */
+struct loc_cnt {
+	uint64_t acc[NR_SPACES], fill[NR_SPACES], upgr[NR_SPACES];
+	uint64_t xfer[NR_SPACES][NR_BOUNDS];
+	uint64_t io, noaddr, beyond, top;
+} __attribute__((aligned(64)));
 
 struct fn {
 	uint64_t start, end;
@@ -149,6 +275,21 @@ static uint64_t inline_insns;
 static struct line *buckets[NR_BUCKETS];
 static pthread_mutex_t stripes[NR_STRIPES];
 
+/* the locality mode: on with locality=FILE */
+static int locality;
+/* each vCPU's LLC, -1 for a vCPU the topology lacks */
+static int8_t vcpu_llc[MAX_VCPUS];
+/* per LLC, per boundary but the socket's: the other LLCs within it */
+static uint32_t near_llcs[MAX_LLCS][B_SOCKET];
+static unsigned int nr_llcs, nr_topo_vcpus;
+/* the table of holder masks, mask_bytes each, one per physical line */
+static void *masks;
+static unsigned int mask_bytes;
+static uint64_t nr_lines, ram_mib;
+/* per vCPU (MAX_VCPUS) */
+static struct loc_cnt *loc_cnts;
+static uint64_t loc_untracked;
+
 static struct cnt *vcpu_cnts(unsigned int vcpu)
 {
 	struct cnt *c;
@@ -188,6 +329,46 @@ static int range_of(const struct fn *tab, uint32_t n, uint64_t pc)
 			return (int)mid;
 	}
 	return -1;
+}
+
+static uint64_t get(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/* the locality mode's lines of a report: the sums of every vCPU's counts */
+static void report_locality(void)
+{
+	static const char *const space[NR_SPACES] = { "user", "kernel" };
+	struct loc_cnt s;
+	unsigned int v, k, b;
+
+	memset(&s, 0, sizeof(s));
+	for (v = 0; v < MAX_VCPUS; v++) {
+		const struct loc_cnt *c = &loc_cnts[v];
+		uint64_t top = get(&c->top);
+
+		for (k = 0; k < NR_SPACES; k++) {
+			s.acc[k] += get(&c->acc[k]);
+			s.fill[k] += get(&c->fill[k]);
+			s.upgr[k] += get(&c->upgr[k]);
+			for (b = 0; b < NR_BOUNDS; b++)
+				s.xfer[k][b] += get(&c->xfer[k][b]);
+		}
+		s.io += get(&c->io);
+		s.noaddr += get(&c->noaddr);
+		s.beyond += get(&c->beyond);
+		if (top > s.top)
+			s.top = top;
+	}
+	for (k = 0; k < NR_SPACES; k++)
+		fprintf(out, "loc %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", space[k],
+			s.acc[k], s.fill[k], s.upgr[k], s.xfer[k][B_CCX],
+			s.xfer[k][B_QUAD], s.xfer[k][B_HALF], s.xfer[k][B_SOCKET]);
+	fprintf(out, "loc-skip %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+		s.io, s.noaddr, s.beyond, get(&loc_untracked));
+	fprintf(out, "loc-top 0x%" PRIx64 "\n", s.top);
 }
 
 static void report(const char *why)
@@ -234,6 +415,8 @@ static void report(const char *why)
 #endif
 	if (untracked_vcpus)
 		fprintf(out, "untracked-vcpus %" PRIu64 "\n", untracked_vcpus);
+	if (locality)
+		report_locality();
 	fprintf(out, "end %lu\n", nr_marks - 1);
 	fflush(out);
 	pthread_mutex_unlock(&out_lock);
@@ -357,6 +540,116 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	pthread_mutex_unlock(&stripes[h % NR_STRIPES]);
 }
 
+/* a counter of the calling vCPU's own: no other thread writes it */
+static void bump(uint64_t *p)
+{
+	__atomic_store_n(p, *p + 1, __ATOMIC_RELAXED);
+}
+
+static uint32_t mask_get(uint64_t line)
+{
+	switch (mask_bytes) {
+	case 1:
+		return __atomic_load_n((uint8_t *)masks + line, __ATOMIC_RELAXED);
+	case 2:
+		return __atomic_load_n((uint16_t *)masks + line, __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n((uint32_t *)masks + line, __ATOMIC_RELAXED);
+}
+
+/* the mask of entry @line of a table of TYPE swapped from *@old to @new */
+#define MASK_SWAP(type, line, old, new) ({				\
+	type __o = (type)*(old);					\
+	int __ok = __atomic_compare_exchange_n((type *)masks + (line),	\
+			&__o, (type)(new), 0, __ATOMIC_RELAXED,		\
+			__ATOMIC_RELAXED);				\
+	*(old) = __o;							\
+	__ok;								\
+})
+
+/*
+ * Swap @line's mask from *@old to @new; when another vCPU changed it
+ * first, fail and leave the mask it has now in *@old.
+ */
+static int mask_swap(uint64_t line, uint32_t *old, uint32_t new)
+{
+	switch (mask_bytes) {
+	case 1:
+		return MASK_SWAP(uint8_t, line, old, new);
+	case 2:
+		return MASK_SWAP(uint16_t, line, old, new);
+	}
+	return MASK_SWAP(uint32_t, line, old, new);
+}
+
+/* the boundary between @llc and the nearest of the LLCs of @holders */
+static int boundary(unsigned int llc, uint32_t holders)
+{
+	int b;
+
+	for (b = B_CCX; b < B_SOCKET; b++)
+		if (holders & near_llcs[llc][b])
+			return b;
+	return B_SOCKET;
+}
+
+/* the locality mode's callback: every load and store of the guest */
+static void loc_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		       uint64_t vaddr, void *udata)
+{
+	int space = vaddr >> 63 ? SPACE_KERNEL : SPACE_USER;
+	struct qemu_plugin_hwaddr *hw;
+	uint32_t me, old, new;
+	struct loc_cnt *c;
+	uint64_t pa, line;
+	int store, llc;
+
+	(void)udata;
+	if (vcpu >= MAX_VCPUS || vcpu_llc[vcpu] < 0) {
+		__atomic_add_fetch(&loc_untracked, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	llc = vcpu_llc[vcpu];
+	c = &loc_cnts[vcpu];
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (!hw) {
+		bump(&c->noaddr);
+		return;
+	}
+	if (qemu_plugin_hwaddr_is_io(hw)) {
+		bump(&c->io);
+		return;
+	}
+	pa = qemu_plugin_hwaddr_phys_addr(hw);
+	line = pa >> LINE_SHIFT;
+	if (line >= nr_lines) {
+		bump(&c->beyond);
+		return;
+	}
+	if (pa > c->top)
+		__atomic_store_n(&c->top, pa, __ATOMIC_RELAXED);
+	bump(&c->acc[space]);
+	store = qemu_plugin_mem_is_store(info);
+	me = 1u << llc;
+	old = mask_get(line);
+	do {
+		if (old & me) {
+			/* a hit: a load, or a store of the only holder */
+			if (!store || old == me)
+				return;
+			new = me;
+		} else {
+			new = store ? me : old | me;
+		}
+	} while (!mask_swap(line, &old, new));
+	if (old & me)
+		bump(&c->upgr[space]);
+	else if (!old)
+		bump(&c->fill[space]);
+	else
+		bump(&c->xfer[space][boundary(llc, old)]);
+}
+
 enum insn_kind { INSN_OTHER, INSN_CALL, INSN_JMP, INSN_RET };
 
 /*
@@ -436,6 +729,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 						     QEMU_PLUGIN_CB_NO_REGS, NULL);
 	if (!n)
 		return;
+	if (locality)
+		for (i = 0; i < n; i++)
+			qemu_plugin_register_vcpu_mem_cb(
+				qemu_plugin_tb_get_insn(tb, i), loc_access,
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
 	f = range_of(fns, nr_fns, pc);
 	if (f < 0 && !is_helper(pc))
 		return;
@@ -558,15 +856,154 @@ static int load_map(const char *path)
 	return 0;
 }
 
+/*
+ * The locality mode's topology (locality=FILE): each vCPU's LLC, and per
+ * LLC the other LLCs within each boundary.  An LLC must lie in one
+ * quadrant, a quadrant in one half, a half in one socket.
+ */
+static int load_topology(const char *path)
+{
+	/* where each LLC, quadrant and half lies, plus one (0: not seen) */
+	unsigned int llc_at[MAX_LLCS][3], quad_at[MAX_LLCS][2];
+	unsigned int half_at[MAX_LLCS];
+	unsigned int v, l, q, h, s, a, b, lineno = 0;
+	FILE *t = fopen(path, "r");
+	char buf[256], extra;
+
+	if (!t) {
+		fprintf(stderr, "sis-cost: cannot open topology %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	memset(llc_at, 0, sizeof(llc_at));
+	memset(quad_at, 0, sizeof(quad_at));
+	memset(half_at, 0, sizeof(half_at));
+	memset(vcpu_llc, -1, sizeof(vcpu_llc));
+	while (fgets(buf, sizeof(buf), t)) {
+		lineno++;
+		if (buf[0] == '#' || buf[0] == '\n')
+			continue;
+		if (sscanf(buf, "%u %u %u %u %u %c", &v, &l, &q, &h, &s,
+			   &extra) != 5) {
+			fprintf(stderr, "sis-cost: %s:%u: not VCPU LLC QUADRANT HALF SOCKET\n",
+				path, lineno);
+			goto bad;
+		}
+		if (v >= MAX_VCPUS) {
+			fprintf(stderr, "sis-cost: %s:%u: vCPU %u: the plugin follows vCPUs 0 to %d\n",
+				path, lineno, v, MAX_VCPUS - 1);
+			goto bad;
+		}
+		if (l >= MAX_LLCS || q >= MAX_LLCS || h >= MAX_LLCS ||
+		    s >= MAX_LLCS) {
+			fprintf(stderr, "sis-cost: %s:%u: LLCs, quadrants, halves and sockets are numbered 0 to %d\n",
+				path, lineno, MAX_LLCS - 1);
+			goto bad;
+		}
+		if (vcpu_llc[v] >= 0) {
+			fprintf(stderr, "sis-cost: %s:%u: vCPU %u listed twice\n",
+				path, lineno, v);
+			goto bad;
+		}
+		if (!llc_at[l][0]) {
+			llc_at[l][0] = q + 1;
+			llc_at[l][1] = h + 1;
+			llc_at[l][2] = s + 1;
+		} else if (llc_at[l][0] != q + 1 || llc_at[l][1] != h + 1 ||
+			   llc_at[l][2] != s + 1) {
+			fprintf(stderr, "sis-cost: %s:%u: LLC %u lies in quadrant %u, half %u, socket %u on an earlier line\n",
+				path, lineno, l, llc_at[l][0] - 1,
+				llc_at[l][1] - 1, llc_at[l][2] - 1);
+			goto bad;
+		}
+		if (!quad_at[q][0]) {
+			quad_at[q][0] = h + 1;
+			quad_at[q][1] = s + 1;
+		} else if (quad_at[q][0] != h + 1 || quad_at[q][1] != s + 1) {
+			fprintf(stderr, "sis-cost: %s:%u: quadrant %u lies in half %u, socket %u on an earlier line\n",
+				path, lineno, q, quad_at[q][0] - 1,
+				quad_at[q][1] - 1);
+			goto bad;
+		}
+		if (!half_at[h]) {
+			half_at[h] = s + 1;
+		} else if (half_at[h] != s + 1) {
+			fprintf(stderr, "sis-cost: %s:%u: half %u lies in socket %u on an earlier line\n",
+				path, lineno, h, half_at[h] - 1);
+			goto bad;
+		}
+		vcpu_llc[v] = (int8_t)l;
+		nr_topo_vcpus++;
+		if (l >= nr_llcs)
+			nr_llcs = l + 1;
+	}
+	fclose(t);
+	if (!nr_topo_vcpus) {
+		fprintf(stderr, "sis-cost: topology %s lists no vCPU\n", path);
+		return -1;
+	}
+	for (a = 0; a < nr_llcs; a++) {
+		for (b = 0; b < nr_llcs; b++) {
+			if (a == b || !llc_at[a][0] || !llc_at[b][0])
+				continue;
+			if (llc_at[a][0] == llc_at[b][0])
+				near_llcs[a][B_CCX] |= 1u << b;
+			if (llc_at[a][1] == llc_at[b][1])
+				near_llcs[a][B_QUAD] |= 1u << b;
+			if (llc_at[a][2] == llc_at[b][2])
+				near_llcs[a][B_HALF] |= 1u << b;
+		}
+	}
+	mask_bytes = nr_llcs <= 8 ? 1 : nr_llcs <= 16 ? 2 : 4;
+	return 0;
+bad:
+	fclose(t);
+	return -1;
+}
+
+/*
+ * The table of holder masks for a guest of @ram MiB: physical addresses
+ * below twice the RAM plus 4 GiB (see the header comment), and the
+ * vCPUs' counters
+ */
+static int alloc_lines(const char *ram)
+{
+	char *end;
+	size_t size;
+
+	errno = 0;
+	ram_mib = strtoull(ram, &end, 10);
+	if (errno || end == ram || *end || ram_mib < 1 || ram_mib > 1u << 24) {
+		fprintf(stderr, "sis-cost: ram=%s: not the guest's RAM in MiB (1 to %u)\n",
+			ram, 1u << 24);
+		return -1;
+	}
+	nr_lines = ((2 * ram_mib + 4096) << 20) >> LINE_SHIFT;
+	size = nr_lines * mask_bytes;
+	masks = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (masks == MAP_FAILED) {
+		fprintf(stderr, "sis-cost: cannot map the %zu MiB table of lines: %s\n",
+			size >> 20, strerror(errno));
+		return -1;
+	}
+	loc_cnts = aligned_alloc(64, MAX_VCPUS * sizeof(*loc_cnts));
+	if (!loc_cnts) {
+		fprintf(stderr, "sis-cost: out of memory\n");
+		return -1;
+	}
+	memset(loc_cnts, 0, MAX_VCPUS * sizeof(*loc_cnts));
+	return 0;
+}
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *map = NULL, *path = NULL;
+	const char *map = NULL, *path = NULL, *topo = NULL, *ram = NULL;
 	unsigned int i;
 	int a;
 
-	(void)info;
 	for (a = 0; a < argc; a++) {
 		if (!strncmp(argv[a], "map=", 4)) {
 			map = argv[a] + 4;
@@ -576,6 +1013,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			track_lines = 0;
 		} else if (!strcmp(argv[a], "lines=on")) {
 			track_lines = 1;
+		} else if (!strncmp(argv[a], "locality=", 9)) {
+			topo = argv[a] + 9;
+		} else if (!strncmp(argv[a], "ram=", 4)) {
+			ram = argv[a] + 4;
 		} else {
 			fprintf(stderr, "sis-cost: unknown argument %s\n", argv[a]);
 			return -1;
@@ -585,8 +1026,35 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		fprintf(stderr, "sis-cost: needs map=FILE and out=FILE\n");
 		return -1;
 	}
+	if (topo && !ram) {
+		fprintf(stderr, "sis-cost: locality=FILE needs ram=MIB, the guest's RAM\n");
+		return -1;
+	}
+	if (ram && !topo) {
+		fprintf(stderr, "sis-cost: ram=MIB is the locality mode's: it needs locality=FILE\n");
+		return -1;
+	}
 	if (load_map(map))
 		return -1;
+	if (topo) {
+		if (!info->system_emulation) {
+			fprintf(stderr, "sis-cost: the locality mode needs system emulation (physical addresses)\n");
+			return -1;
+		}
+		if (load_topology(topo))
+			return -1;
+		for (i = 0; i < (unsigned int)info->system.smp_vcpus &&
+			    i < MAX_VCPUS; i++) {
+			if (vcpu_llc[i] < 0) {
+				fprintf(stderr, "sis-cost: topology %s has no line for vCPU %u of the %d QEMU runs\n",
+					topo, i, info->system.smp_vcpus);
+				return -1;
+			}
+		}
+		if (alloc_lines(ram))
+			return -1;
+		locality = 1;
+	}
 	out = fopen(path, "a");
 	if (!out) {
 		fprintf(stderr, "sis-cost: cannot open %s: %s\n", path,
@@ -600,6 +1068,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	fprintf(out, "# sis-cost: %u functions, %u helpers, lines %s, marker %s\n",
 		nr_fns, nr_helpers, track_lines ? "on" : "off",
 		have_mark ? "set" : "none");
+	if (locality)
+		fprintf(out, "# sis-cost locality: %u vCPUs, %u LLCs, %u-byte holder masks for %" PRIu64
+			" lines (%" PRIu64 " MiB of RAM, physical addresses below %" PRIu64 " MiB)\n",
+			nr_topo_vcpus, nr_llcs, mask_bytes, nr_lines, ram_mib,
+			2 * ram_mib + 4096);
 	fflush(out);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
