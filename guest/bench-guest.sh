@@ -178,74 +178,11 @@ refuse() {
 	exit 2
 }
 
-# knob_file NAME: the debugfs file of the sched knob NAME; a directory
-# (llc_balancing) stands for its "enabled" switch
-knob_file() {
-	if [ -d "$SCHED/$1" ]; then
-		echo "$SCHED/$1/enabled"
-	else
-		echo "$SCHED/$1"
-	fi
-}
-
-# restore_knobs: every knob of KNOBS back to its value before the bench
-restore_knobs() {
-	for kv in ${saved:-}; do
-		echo "${kv#*=}" 2>/dev/null >"$(knob_file "${kv%%=*}")"
-	done
-}
-
-# run_as LABEL: the variant of a run label ("VARIANT@NAME=VALUE...") on,
-# and its knob values written
-run_as() {
-	variant "${1%%@*}" || return 1
-	for kv in $(echo "${1#"${1%%@*}"}" | tr '@' ' '); do
-		echo "${kv#*=}" >"$(knob_file "${kv%%=*}")" || return 1
-	done
-}
-
 for v in $VARIANTS; do
 	variant "$v" || refuse "this kernel lacks a feature of variant $v"
 done
 variant tip
-# the knob dimension: every value is tried once (and the old one written
-# back) before any run; suffixes lists "@NAME=VALUE..." per combination
-saved='' suffixes=-
-for spec in $KNOBS; do
-	k=${spec%%=*}
-	vals=$(echo "${spec#*=}" | tr ',' ' ')
-	case $spec:$k in
-	*=*:*..*|*=*:/*|*=*:) refuse "KNOBS: '$spec' does not name a knob under $SCHED" ;;
-	*=*:*) ;;
-	*) refuse "KNOBS: '$spec' is not NAME=VALUE[,VALUE...]" ;;
-	esac
-	[ -n "$vals" ] || refuse "KNOBS: '$spec' has no value"
-	f=$(knob_file "$k")
-	[ -f "$f" ] || refuse "this kernel has no sched knob $k (no $SCHED/$k)"
-	old=$(cat "$f")
-	saved="$saved $k=$old"
-	for x in $vals; do
-		echo "$x" 2>/dev/null >"$f" || refuse "the sched knob $k does not take '$x' ($f)"
-	done
-	echo "$old" >"$f"
-	new=
-	for c in $suffixes; do
-		for x in $vals; do
-			new="$new ${c#-}@$k=$x"
-		done
-	done
-	suffixes=$new
-done
-# the run labels: each variant with each knob combination; the base of
-# the re-runs is tip with the first value of each knob
-LABELS=
-for v in $VARIANTS; do
-	for c in $suffixes; do
-		LABELS="$LABELS $v${c#-}"
-	done
-done
-set -- $suffixes
-BASE_LABEL=tip${1#-}
+knob_labels "$VARIANTS" "$KNOBS"
 
 # sched_cache: cache-aware scheduling (CONFIG_SCHED_CACHE) on this kernel
 sched_cache() {

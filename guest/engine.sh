@@ -167,3 +167,76 @@ measure() {
 	fi
 	[ "$(($(cost-mark.sh --next) - 1))" != "$((_m + 1))" ] || cost_from=$_m cost_to=$((_m + 1))
 }
+
+# knob_file NAME: the debugfs file of the sched knob NAME; a directory
+# (llc_balancing) stands for its "enabled" switch
+knob_file() {
+	if [ -d "$LAB_SCHED_DEBUGFS/$1" ]; then
+		echo "$LAB_SCHED_DEBUGFS/$1/enabled"
+	else
+		echo "$LAB_SCHED_DEBUGFS/$1"
+	fi
+}
+
+# restore_knobs: every knob of KNOBS back to its value before the run
+# (knob_labels saved them)
+restore_knobs() {
+	for _kv in ${knobs_saved:-}; do
+		echo "${_kv#*=}" 2>/dev/null >"$(knob_file "${_kv%%=*}")"
+	done
+}
+
+# run_as LABEL: the variant of a run label ("VARIANT@NAME=VALUE...") on,
+# and its knob values written
+run_as() {
+	variant "${1%%@*}" || return 1
+	for _kv in $(echo "${1#"${1%%@*}"}" | tr '@' ' '); do
+		echo "${_kv#*=}" >"$(knob_file "${_kv%%=*}")" || return 1
+	done
+}
+
+# knob_labels VARIANTS KNOBS: the run labels, each variant with each
+# combination of the knobs' values ("NAME=VALUE[,VALUE...] ...": tip,
+# KNOBS llc_balancing=0,1: tip@llc_balancing=0 tip@llc_balancing=1), as
+# $LABELS; $BASE_LABEL is tip at each knob's first value.  Every value is
+# tried once (the old one written back, and kept for restore_knobs)
+# before any run; a knob or value this kernel lacks is the driver's
+# refuse MESSAGE.
+knob_labels() {
+	knobs_saved='' _suffixes=-
+	for _spec in $2; do
+		_k=${_spec%%=*}
+		_vals=$(echo "${_spec#*=}" | tr ',' ' ')
+		case $_spec:$_k in
+		*=*:*..*|*=*:/*|*=*:) refuse "KNOBS: '$_spec' does not name a knob under $LAB_SCHED_DEBUGFS" ;;
+		*=*:*) ;;
+		*) refuse "KNOBS: '$_spec' is not NAME=VALUE[,VALUE...]" ;;
+		esac
+		[ -n "$_vals" ] || refuse "KNOBS: '$_spec' has no value"
+		_f=$(knob_file "$_k")
+		[ -f "$_f" ] || refuse "this kernel has no sched knob $_k (no $LAB_SCHED_DEBUGFS/$_k)"
+		_old=$(cat "$_f")
+		knobs_saved="$knobs_saved $_k=$_old"
+		for _x in $_vals; do
+			echo "$_x" 2>/dev/null >"$_f" || refuse "the sched knob $_k does not take '$_x' ($_f)"
+		done
+		echo "$_old" >"$_f"
+		_new=
+		for _c in $_suffixes; do
+			for _x in $_vals; do
+				_new="$_new ${_c#-}@$_k=$_x"
+			done
+		done
+		_suffixes=$_new
+	done
+	LABELS=
+	for _v in $1; do
+		for _c in $_suffixes; do
+			LABELS="$LABELS $_v${_c#-}"
+		done
+	done
+	LABELS=${LABELS# }
+	# shellcheck disable=SC2086
+	set -- $_suffixes
+	BASE_LABEL=tip${1#-}
+}

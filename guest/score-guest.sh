@@ -16,7 +16,9 @@ Runs the sweep that \$OUT/score.conf (written by scripts/score.sh) asks
 for: variants (the series' features this kernel has all off, then the
 variant's on: sis-lib.sh's features_off and feature_on), benches
 (whose servers start), jobs (BENCH:LOAD, LOAD a fraction of the CPU
-count), rounds, runtime (seconds per timed run), messages (hackbench
+count), knobs (sched debugfs knobs, NAME=VALUE[,VALUE...]: each
+variant runs at each combination, labelled VARIANT@NAME=VALUE, as in
+make bench), rounds, runtime (seconds per timed run), messages (hackbench
 messages per run) and run_limit (seconds before a run counts as hung:
 the guest prints every CPU's stack and the blocked tasks, sysrq l and w,
 and kills it).  NPS and BOOT label the rows.
@@ -55,7 +57,7 @@ say() {
 
 [ -r "$CONF" ] || { say "no run configuration at $CONF" >&2; exit 1; }
 [ -r "$SIS_DEBUGFS/stats" ] || { say "$SIS_DEBUGFS/stats missing: this kernel lacks the SIS statistics patch" >&2; exit 1; }
-VARIANTS=$(conf variants) BENCHES=$(conf benches)
+VARIANTS=$(conf variants) KNOBS=$(conf knobs) BENCHES=$(conf benches)
 JOBS=$(conf jobs) ROUNDS=$(conf rounds) RUNTIME=$(conf runtime)
 MESSAGES=$(conf messages) LIMIT=$(conf run_limit)
 T=${TMPDIR:-/tmp}/score.$$
@@ -79,6 +81,21 @@ for v in $VARIANTS; do
 	fi
 done
 [ -n "$run_variants" ] || { say "this kernel can run none of the variants" >&2; exit 1; }
+
+# refuse MESSAGE: a knob or value this kernel lacks, found before any run:
+# one line on stderr and in $OUT/refused (which bench.sh prints), every
+# knob as it was, exit status 2
+refuse() {
+	say "error: $1" >&2
+	echo "$1" >"$OUT/refused"
+	restore_knobs
+	rm -rf "$T"
+	exit 2
+}
+# the run labels: each variant at each combination of the knobs' values
+# (KNOBS, engine.sh knob_labels), tip@llc_balancing=0 for instance
+# shellcheck disable=SC2086
+knob_labels "$run_variants" "$KNOBS"
 
 # the figures of figures.txt with a score column: the keys read, the
 # columns written (probes per wakeup, idle-hit and missed-idle rates,
@@ -126,7 +143,9 @@ emit() {
 
 [ -f "$CSV" ] ||
 	echo "nps,variant,load,load_point,round,boot,tasks,command,wakeups,audited,$FIG_COLS,work,cost_from,cost_to,seconds,status" >"$CSV"
-# the servers of the benchmarks (bench/NAME.sh's NAME_server)
+# the servers of the benchmarks (bench/NAME.sh's NAME_server), stopped at
+# the end with every knob's old value back
+ENGINE_EXIT=restore_knobs
 # shellcheck disable=SC2086
 engine_start $BENCHES || { say "a benchmark server did not start ($BENCH_PORTS)" >&2; exit 1; }
 
@@ -142,10 +161,11 @@ score_run() {
 	emit "$b" "$load"
 }
 
-# set_variant NAME: the variant on, named for the rows
+# set_variant LABEL: the run label's variant and knob values on, named
+# for the rows
 set_variant() {
 	v=$1
-	variant "$v"
+	run_as "$v"
 }
 
 nfail=0
@@ -154,6 +174,6 @@ nfail=0
 cells_done "$CSV" status "variant load:load_point round -kind" "nps=$NPS" "boot=$BOOT"
 [ ! -s "$T/done" ] || say "NPS$NPS boot $BOOT resumed: $(grep -c '' "$T/done") runs done before"
 # shellcheck disable=SC2086
-sweep "$ROUNDS" set_variant score_run "$run_variants" "$JOBS"
+sweep "$ROUNDS" set_variant score_run "$LABELS" "$JOBS"
 say "NPS$NPS boot $BOOT done: $n runs in ${sweep_secs}s, $nfail failed"
 [ "$nfail" = 0 ] || exit 3

@@ -11,9 +11,8 @@ set -eu
 # the scoreboard's variants, in report order (tip: every feature off)
 SCORE_VARIANTS="tip SIS_CORE SIS_NODE SIS_NODE+SIS_NODE_MMC SIS_SHORT+SIS_CORE+SIS_NODE SIS_NODE+SIS_CORE+SIS_NODE_CORE"
 # the benchmarks of the decision figures: make score's, make bench's at
-# SIZE small.  hackbench is rt-tests' in make score (each benchmark's
-# NAME_job) and perf's in make bench (NAME_run; rt-tests' is rt-hackbench
-# there): the results name the command run, the reports the program
+# SIZE small (hackbench: threads over pipes in both, guest/bench/
+# hackbench.sh); the results name the command run, the reports the program
 DECISION_BENCHES="hackbench schbench tbench netperf"
 # make bench's variants: SIZE tiny and small, and full
 BENCH_VARIANTS="tip SIS_CORE SIS_NODE SIS_NODE+SIS_CORE+SIS_NODE_CORE"
@@ -21,16 +20,10 @@ BENCH_VARIANTS_FULL="tip SIS_SHORT SIS_CORE SIS_NODE SIS_NODE_LIMIT SIS_NODE_MMC
 # seconds a scoreboard boot may take before its guest dumps its stacks
 # and stops
 SCORE_TIMEOUT_DEFAULT=14400
-# The highest load point of each benchmark under TCG.  Above them the
-# 128-vCPU guest on two host cores spends minutes in soft lockups, its
-# spinlock holders waiting for the host to run their vCPU (measured:
-# schbench with 128 workers on a page table lock, tbench with 64 clients
-# on the slab node lock), or runs take a minute (netperf, 32 clients:
-# 36-68 s); hackbench's processes over pipes reach 2x in 35-70 s.
-SCORE_CEILINGS="schbench=1/4 tbench=1/4 netperf=1/4"
 
-# both modes' --help on --resume
-RESUME_HELP="A run writes its plan to plan.txt as it starts (the run configuration,
+# both modes' --help on --out and --resume
+RESUME_HELP="--out DIR puts a run's results in DIR (which must not exist) instead
+of a new directory under \$LAB_OUT.  A run writes its plan to plan.txt as it starts (the run configuration,
 the machine, the boots, the kernels' SHA-256).  --resume DIR goes on
 with a run that stopped (the driver killed, a guest stopped early): it
 refuses in one line, changing nothing, when the settings now plan
@@ -45,7 +38,7 @@ interrupted/BOOT-N/."
 
 bench_usage() {
 	cat <<EOT
-usage: ${0##*/} [--host | --kernel BZIMAGE] [--score] [--resume DIR] [--help]
+usage: ${0##*/} [--host | --kernel BZIMAGE] [--score] [--out DIR | --resume DIR] [--help]
 
 Applies the series, builds the qemu kernel, boots it on the emulated Zen3
 topology and runs guest/bench-guest.sh there, which flips the SIS
@@ -82,13 +75,13 @@ Environment:
             gets its old value back at the end
   BENCHES   default "$DECISION_BENCHES" at SIZE small, every
             benchmark of the registry at tiny and full: "$(bench_names)"
-            (guest/bench-registry.sh; hackbench is perf bench sched
-            messaging -p -t)
+            (guest/bench-registry.sh; hackbench is threads over pipes,
+            as perf bench sched messaging -p -t, rt-hackbench processes)
   SIZE      tiny|small|full (default small: the decision figures of the
             default variants and the base kernel, one round, within 30
             minutes on two host cores; tiny: every benchmark, plumbing;
-            full: the LKML ranges, e.g. 1..16 hackbench groups on 256
-            CPUs, 30 s runs, every variant)
+            full: the LKML ranges, e.g. 1..16 hackbench groups (of 40
+            tasks on 256 CPUs, 20 on 128), 30 s runs, every variant)
   ROUNDS    runs per data point (default 1 at SIZE small, else 3; the
             [Verification Run] rows need 2); RUNTIME, LOOPS override the
             seconds per timed run and the hackbench loops of SIZE
@@ -143,7 +136,7 @@ EOT
 
 score_usage() {
 	cat <<EOT
-usage: ${0##*/} [--kernel BZIMAGE] [--resume DIR] [--help]
+usage: ${0##*/} [--kernel BZIMAGE] [--out DIR | --resume DIR] [--help]
 
 The scoreboard mode of scripts/bench.sh (bench.sh --score, the same
 driver and guest engine, guest/engine.sh).  Applies the series and
@@ -151,7 +144,8 @@ builds the qemu kernel (or boots BZIMAGE as it is), then boots it once
 per NPS mode (BOOTS times) on the emulated Zen3 topology and runs
 guest/score-guest.sh there: for each variant
 (its features switched on at run time, every feature of the series off
-first), a load sweep of hackbench (rt-tests, processes over pipes),
+first), a load sweep of hackbench (threads over pipes, groups of 40 tasks
+on 256 CPUs and 20 on 128, as the hardware reports' groups of 40),
 schbench (sis-schbench -m 2), tbench clients and netperf TCP_RR clients
 at fractions of the CPU count, each run under sis-stats.sh --audit.
 Recorded per run: probes per wakeup, idle-hit rate, missed-idle rate in
@@ -191,6 +185,11 @@ Environment:
                      trixie's QEMU 10 ran it: QEMU=build/qemu-trixie/
                      qemu-system-x86_64 after make qemu-full)
   LOADS     load points instead of SIZE's ("1/16 1/2 1 2")
+  JOBS      BENCH:LOAD pairs instead of BENCHES at LOADS
+            ("hackbench:5/32 schbench:1/64"; CEILINGS still apply)
+  KNOBS     sched debugfs knobs, as for make bench: every variant runs at
+            each combination of values, labelled VARIANT@NAME=VALUE
+            (KNOBS=llc_balancing=0: tip@llc_balancing=0, ...)
   CEILINGS  the highest load point per benchmark (default
             "$SCORE_CEILINGS": under TCG the
             guest livelocks above them; "" on a host that copes); the
@@ -222,7 +221,7 @@ $RESUME_HELP
 EOT
 }
 
-mode=${LAB_RUN_MODE:-bench} host=0 kernel= resume=
+mode=${LAB_RUN_MODE:-bench} host=0 kernel= resume= outdir=
 case $mode in
 bench|score) ;;
 *) die "LAB_RUN_MODE is bench or score, not '$mode'" ;;
@@ -234,6 +233,7 @@ while [ $# -gt 0 ]; do
 	--score) mode=score; shift ;;
 	--kernel) need_value "$@"; kernel=$2; shift 2 ;;
 	--resume) need_value "$@"; resume=$2; shift 2 ;;
+	--out) need_value "$@"; outdir=$2; shift 2 ;;
 	*) "${mode}_usage" >&2; exit 2 ;;
 	esac
 done
@@ -244,6 +244,8 @@ if [ -n "$resume" ]; then
 fi
 [ "$mode$host" != score1 ] || die "--host runs make bench's matrix, not the scoreboard"
 [ -z "$kernel" ] || [ -f "$kernel" ] || die "no kernel image at '$kernel'"
+[ -z "$outdir" ] || [ -z "$resume" ] || die "--out starts a run, --resume goes on with one: not both"
+[ -z "$outdir" ] || [ ! -e "$outdir" ] || die "--out $outdir exists (--resume $outdir goes on with a run there)"
 
 # positive NAME VALUE: VALUE is a positive number
 positive() {
@@ -293,6 +295,24 @@ pick_variants() {
 	[ -n "$variants" ] || die "no variant left to run"
 }
 
+# knobs_plan: KNOBS checked, as $knobs (both modes: the guest's engine.sh
+# knob_labels makes each variant run at each combination of values)
+knobs_plan() {
+	local spec k names=' '
+	case ${VARIANTS:-} in *@*) die "VARIANTS names no knob values ('@'); KNOBS does" ;; esac
+	knobs=${KNOBS:-}
+	for spec in $knobs; do
+		[[ $spec =~ ^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*=[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*$ ]] ||
+			die "KNOBS: '$spec' is not NAME=VALUE[,VALUE...] (e.g. KNOBS=llc_balancing=0,1)"
+		k=${spec%%=*}
+		case $k in
+		features|sis|sis/*) die "KNOBS: $k is not a knob here (VARIANTS switch the features; sis/ holds the statistics)" ;;
+		esac
+		case $names in *" $k "*) die "KNOBS: $k is named twice" ;; esac
+		names="$names$k "
+	done
+}
+
 # the run plan of each mode: checks its input and sets $out (made later,
 # when ${mode}_conf writes the run configuration there), $csv, $benches,
 # $bins (the host programs the guest needs), $timeout and $nps_list
@@ -336,6 +356,17 @@ score_plan() {
 	done
 	[ -z "${RUN_LIMIT:-}" ] || positive RUN_LIMIT "$RUN_LIMIT"
 	benches=${BENCHES:-$DECISION_BENCHES}
+	# JOBS: BENCH:LOAD pairs instead of every benchmark at every load
+	if [ -n "${JOBS:-}" ]; then
+		[ -z "${BENCHES:-}${LOADS:-}" ] || die "JOBS names the benchmarks and loads: not with BENCHES or LOADS"
+		benches=
+		for c in $JOBS; do
+			[[ $c == ?*:?* ]] || die "JOBS takes BENCH:LOAD pairs (hackbench:5/32), not '$c'"
+			fraction_ok "${c#*:}"
+			[[ " $benches " == *" ${c%%:*} "* ]] || benches="$benches ${c%%:*}"
+		done
+		benches=${benches# }
+	fi
 	bins= jobs=
 	for b in $benches; do
 		ceiling=
@@ -343,7 +374,7 @@ score_plan() {
 			[ "${c%%=*}" != "$b" ] || ceiling=${c#*=}
 		done
 		left=
-		for l in $loads; do
+		for l in $(score_loads "$b"); do
 			if [ -n "$ceiling" ] && above "$l" "$ceiling"; then
 				left="$left $l"
 			else
@@ -360,10 +391,21 @@ score_plan() {
 	done
 	jobs=${jobs# }
 	[ -n "$jobs" ] || die "no load point is left under the CEILINGS"
+	knobs_plan
 	pick_variants "$SCORE_VARIANTS"
-	stamp=$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE
-	out=$LAB_OUT/score/$stamp
+	out=$LAB_OUT/score/$(date +%Y%m%d-%H%M%S)-$MODEL-$SHAPE
 	csv=$out/score.csv
+}
+# score_loads BENCH: its load points, JOBS' or LOADS'
+score_loads() {
+	local c
+	if [ -n "${JOBS:-}" ]; then
+		for c in $JOBS; do
+			[ "${c%%:*}" != "$1" ] || echo "${c#*:}"
+		done
+	else
+		printf '%s\n' $loads
+	fi
 }
 # score_conf: the run configuration the guest reads, score.conf
 score_conf() {
@@ -381,6 +423,7 @@ score_conf_text() {
 	boots=$boots
 	features=$(series_features)
 	variants=$variants
+	knobs=$knobs
 	benches=$benches
 	size=$size
 	loads=$loads
@@ -406,7 +449,7 @@ above() {
 }
 
 bench_plan() {
-	local spec k names=' ' v b known
+	local v b known
 	user_nps=${NPS:-}
 	shape_init
 	nps_list=$NPS boots=1 timeout=${BENCH_TIMEOUT:-86400}
@@ -418,18 +461,7 @@ bench_plan() {
 	case ${VERIFY:-2} in *[!0-9]*|'') die "VERIFY must be a number, not '${VERIFY:-}'" ;; esac
 	case ${BASE:-1} in 0|1) ;; *) die "BASE must be 0 or 1, not '${BASE:-}'" ;; esac
 	case ${BENCH_AUDIT:-0} in 0|1) ;; *) die "BENCH_AUDIT must be 0 or 1, not '${BENCH_AUDIT:-}'" ;; esac
-	case ${VARIANTS:-} in *@*) die "VARIANTS names no knob values ('@'); KNOBS does" ;; esac
-	knobs=${KNOBS:-}
-	for spec in $knobs; do
-		[[ $spec =~ ^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*=[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*$ ]] ||
-			die "KNOBS: '$spec' is not NAME=VALUE[,VALUE...] (e.g. KNOBS=llc_balancing=0,1)"
-		k=${spec%%=*}
-		case $k in
-		features|sis|sis/*) die "KNOBS: $k is not a knob here (VARIANTS switch the features; sis/ holds the statistics)" ;;
-		esac
-		case $names in *" $k "*) die "KNOBS: $k is named twice" ;; esac
-		names="$names$k "
-	done
+	knobs_plan
 	for v in ${RUNTIME:-} ${LOOPS:-} ${RUN_LIMIT:-} ${NETPERF_PORT:-}; do
 		case $v in *[!0-9]*|0) die "RUNTIME, LOOPS, RUN_LIMIT and NETPERF_PORT must be positive numbers, not '$v'" ;; esac
 	done
@@ -498,6 +530,7 @@ bench_conf() {
 }
 
 "${mode}_plan"
+[ -z "$outdir" ] || out=$outdir csv=$outdir/${csv##*/}
 for b in $bins; do
 	command -v "$b" >/dev/null || die "$b is not installed (make deps)"
 done
@@ -577,7 +610,7 @@ for n in "${notes[@]}"; do
 	note "$n"
 done
 if [ -n "$resume" ]; then
-	out=$resume stamp=${resume##*/} csv=$resume/${csv##*/}
+	out=$resume csv=$resume/${csv##*/}
 	exec 9>>"$out/lock"
 	flock -n 9 || die "$out: another bench.sh (or the QEMU of a driver stopped alone) still writes there"
 	note "resuming $out"
@@ -845,9 +878,9 @@ score_report() {
 	"$r" --plot "$out" "$csv" >"$out/report.txt"
 	"$r" --format cover "$csv" >"$out/cover-letter.txt"
 	"$r" --format markdown "$csv" >"$out/results.md"
-	ln -sfn "$stamp" "$LAB_OUT/score/latest"
+	[ "${out%/*}" != "$LAB_OUT/score" ] || ln -sfn "${out##*/}" "$LAB_OUT/score/latest"
 	cat "$out/report.txt"
-	note "report: $out/report.txt; cover letter table: $LAB_OUT/score/latest/cover-letter.txt; results tables: $out/results.md; plots: $out/frontier-nps*.png"
+	note "report: $out/report.txt; cover letter table: $out/cover-letter.txt; results tables: $out/results.md; plots: $out/frontier-nps*.png"
 	local failed
 	failed=$(grep -c ',failed: ' "$csv" || true)
 	[ ! -s "$out/stopped" ] || exit 4

@@ -164,8 +164,10 @@ class Score:
         where = "%s line %d" % (self.path, line)
         if row["nps"] not in npss:
             fail("%s: unknown NPS '%s' (the run booted NPS %s)" % (where, row["nps"], " ".join(npss)))
-        if row["variant"] != BASE:
-            for f in row["variant"].split("+"):
+        # a run label is VARIANT or VARIANT@KNOB=VALUE... (make score KNOBS)
+        variant = row["variant"].split("@")[0]
+        if variant != BASE:
+            for f in variant.split("+"):
                 if f not in features:
                     fail("%s: unknown feature '%s' in variant '%s' (the series has: %s)" %
                          (where, f, row["variant"], " ".join(features)))

@@ -7,8 +7,9 @@
 # value, labelled VARIANT@NAME=VALUE, with the knob at that value during
 # the run and at its old one afterwards; a knob the kernel lacks is refused
 # with one line before any run, with nothing written and every knob as it
-# was.  The SIS figures of a run: sis-stats.sh on a fake statistics
-# directory, read back as the CSV's cells.
+# was; the same in make score's guest.  The SIS figures of a run:
+# sis-stats.sh on a fake statistics directory, read back as the CSV's
+# cells.
 bench_knobs() {
 	local b=$tmp/bk rc got want knob
 	fake_sched "$b/sched"
@@ -48,6 +49,42 @@ bench_knobs() {
 		ok "bench: a knob the kernel lacks is refused before any run, in one line, the other knob as it was ($got)"
 	else
 		notok "bench: a missing knob: status $rc, '$got', results $(cd "$b/out" 2>/dev/null && echo *), knob $(cat "$knob")"
+	fi
+	# make score's guest: the same knob dimension (engine.sh knob_labels)
+	mkdir -p "$b/sched/sis"
+	printf 'calls 0\n' >"$b/sched/sis/stats"
+	echo 0 >"$b/sched/sis/enabled"
+	echo 0 >"$b/sched/sis/audit"
+	cat >"$b/bin/tbench" <<-'EOT'
+		#!/bin/sh
+		cat "$KNOB" >>"$KNOB_SEEN"
+		echo "Throughput 100 MB/sec  1 clients  1 procs  max_latency=1.000 ms"
+	EOT
+	run_score_knobs() {
+		rm -rf "$b/out" "$b/seen"
+		mkdir -p "$b/out"
+		printf '%s\n' variants=tip "knobs=$1" benches=tbench jobs=tbench:1 rounds=1 runtime=1 \
+			messages=1000 run_limit=60 >"$b/out/score.conf"
+		rc=0
+		KNOB=$knob KNOB_SEEN=$b/seen LAB_SCHED_DEBUGFS=$b/sched SCORE_SYSRQ=$b/sysrq LAB_DIR=$G \
+			OUT=$b/out PATH="$b/bin:$G:$PATH" hang_guard 1200 "$b/hung" sh "$G/score-guest.sh" 1 1 >"$b/log" 2>&1 || rc=$?
+		[ "$rc" != 124 ] || sed 's/^/# /' "$b/hung"
+	}
+	run_score_knobs llc_balancing=0,1
+	got=$(csv_cols "$b/out/score.csv" variant 2>/dev/null | tr '\n' ' ')
+	want="tip@llc_balancing=0 tip@llc_balancing=1 "
+	if [ "$got" = "$want" ] && [ "$(cat "$b/seen" 2>/dev/null | tr '\n' ' ')" = "0 1 " ] && [ "$(cat "$knob")" = 1 ]; then
+		ok "score KNOBS=llc_balancing=0,1: each run labelled (${got% }) and run at its value (0, then 1), the old value back after"
+	else
+		notok "score KNOBS=llc_balancing=0,1: status $rc, rows '$got' (want '$want'), values seen '$(cat "$b/seen" 2>/dev/null | tr '\n' ' ')', knob $(cat "$knob") after: $(tail -n1 "$b/log")"
+	fi
+	run_score_knobs "llc_balancing=0 no_such_knob=1"
+	got=$(grep '^score' "$b/log")
+	want="score: error: this kernel has no sched knob no_such_knob (no $b/sched/no_such_knob)"
+	if [ "$rc" = 2 ] && [ "$got" = "$want" ] && [ ! -e "$b/out/score.csv" ] && [ "$(cat "$knob")" = 1 ]; then
+		ok "score: a knob the kernel lacks is refused before any run, in one line, the other knob as it was"
+	else
+		notok "score: a missing knob: status $rc, '$got', results $(cd "$b/out" 2>/dev/null && echo *), knob $(cat "$knob")"
 	fi
 	# sis-stats.sh's summary of a run, as bench-guest.sh records it
 	printf '%s\n' calls scan_probes smt_probes node_probes llc_scans exit_target exit_prev \

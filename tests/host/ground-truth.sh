@@ -17,6 +17,26 @@
 #     disagreeing, NPS1 4 of 5, 4 of 6 pairs, 9.5 / sqrt(17.5 x 17) = 0.55.
 # Then the load-only rule on the 2023 Zen3 table gives the figures the
 # ground-truth issue quotes, and bad input is refused in one line.
+# The replay's pieces (scripts/calibrate.sh): the grid of the Zen3 table
+# on the scaled shape's 128 CPUs reaches hackbench's five cases and six
+# of the ten of each other benchmark (case 1 is half a task, 128 and up
+# lie above the ceilings); and the calibration CSV of the fixture replay
+# tests/ground-truth/replay/ equals expect-replay.csv, checked by hand:
+# tip's two runs of the plain boot (probes 2 and 3: mean 2.5, sd 0.71;
+# idle-hit 50 and 60: 55, 7.1), SIS_NODE counted from its one ok run of
+# two, the sched_mmc boot's tip a row apart from the plain one's (a boot
+# option is part of the cell) and so is the plugin's run of tip (part
+# hb-cost: 30 s, idle-hit 40, 1100 wakeups of 64000 messages: 0.01719);
+# the predictor on that replay gives the hand-computed change of SIS_NODE
+# at 2 groups (expect-predict.csv): idle-hit 70 against tip's 55 (+15
+# points, spread tip's 7.1), less 0.015625 wakeups per message times 600
+# instructions at 3 per ns and 2 transfers at 90 ns, 5.94 ns, over tip's
+# 4000 ns per message (4 s x 80 tasks / 8e7 messages): +14.85; TOPOEXT
+# +10 with no plugin run (no cost term); the rest not run or no
+# predictor, with the reason; scored, it agrees in the one reachable
+# sign and pair, and in 1 of 5 signs and 1 of 6 pairs of all cells;
+# every other cell "not run" or unreachable with its reason (tbench 64
+# above the fixture's ceiling 1/8).
 ground_truth_scores() {
 	local g=$top/tests/ground-truth gt=$S/ground_truth.py hw=$top/data/hardware/zen3-sis-node-2023.csv f got
 	for f in rule predictions; do
@@ -38,6 +58,33 @@ ground_truth_scores() {
 	else
 		notok "ground truth: the load-only rule on the Zen3 table: $(echo "$got" | tr '\n' ' ')"
 	fi
+	got=$("$gt" grid --cpus 128 --ceilings "schbench=1/4 tbench=1/4 netperf=1/4" "$hw" 2>&1)
+	if [ "$(echo "$got" | grep -c ' ok$')" = 23 ] &&
+		[ "$(echo "$got" | awk '$1 == "hackbench" && $5 == "ok" { printf "%s ", $4 }')" = "5/32 5/16 5/8 5/4 5/2 " ] &&
+		[ "$(echo "$got" | grep -c ' unreachable: .*(no whole number)$')" = 3 ] &&
+		[ "$(echo "$got" | grep -c ' unreachable: above .*(CEILINGS)$')" = 10 ]; then
+		ok "ground truth: the load grid on 128 CPUs: 23 cases reachable, hackbench at 5/32..5/2, 3 of half a task and 10 above the ceilings unreachable with their reasons"
+	else
+		notok "ground truth: the load grid on 128 CPUs: $(echo "$got" | grep -c ' ok$') reachable: $(echo "$got" | head -n3 | tr '\n' ' ')"
+	fi
+	got=$("$gt" replay "$g/hw.csv" "$g/replay" 2>&1)
+	if [ "$got" = "$(cat "$g/expect-replay.csv")" ] &&
+		[ "$(echo "$got" | awk -F, 'NR > 1 && $NF !~ /^(ok|failed: [0-9]+ of [0-9]+ runs|not run|unreachable: .+)$/' | wc -l)" = 0 ]; then
+		ok "ground truth: the fixture replay's calibration CSV equals the hand-checked one: every cell run, not run or unreachable with its reason, the sched_mmc boot's tip and the plugin's runs cells of their own"
+	else
+		notok "ground truth: the fixture replay's calibration CSV: $(diff <(echo "$got") "$g/expect-replay.csv" | grep '^[<>]' | head -n2 | tr '\n' ' ')"
+	fi
+	got=$("$gt" predict "$g/hw.csv" "$g/expect-replay.csv" 2>&1)
+	if [ "$got" = "$(cat "$g/expect-predict.csv")" ] &&
+		"$gt" score --predictions <(echo "$got") "$g/hw.csv" >"$tmp/gt-pred.txt" 2>&1 &&
+		grep -qx '  NPS1: sign 1 of 1, order 1 of 1 pairs, rank hackbench 1.00' "$tmp/gt-pred.txt" &&
+		grep -qx '  NPS1: sign 1 of 5, order 1 of 6 pairs, rank hackbench -0.39' "$tmp/gt-pred.txt"; then
+		ok "ground truth: the predictor on the fixture replay equals the hand-computed expect-predict.csv (SIS_NODE +14.85), and score reads it"
+	else
+		notok "ground truth: the predictor on the fixture replay: $(diff <(echo "$got") "$g/expect-predict.csv" | grep '^[<>]' | head -n2 | tr '\n' ' ') $(head -n3 "$tmp/gt-pred.txt" | tr '\n' ' ')"
+	fi
+	expect_error "ground truth: a bad ceiling" "a ceiling is BENCH=FRACTION (hackbench netperf schbench tbench), not 'tbench=x'" \
+		"$gt" grid --ceilings "tbench=x" "$hw"
 	sed 's/,pct_vs_tip$/,pct/' "$g/hw.csv" >"$tmp/gt-nocol.csv"
 	expect_error "ground truth: a hardware table without a column" "gt-nocol.csv: no column pct_vs_tip" \
 		"$gt" score "$tmp/gt-nocol.csv"

@@ -54,7 +54,11 @@ resume_fakes() {
 			esac
 			exit 1
 		fi
-		g=$3 k=1
+		g=1 k=1 a=$*
+		while [ $# -gt 0 ]; do
+			[ "$1" != -g ] || g=$2
+			shift
+		done
 		case " $f " in *" SIS_NODE "*) k=2 ;; esac
 		# SIS_NODE's runs fail in NPS2 boot 2 (a quote in the reason)
 		if [ "$k$FAKE_CMD" = "2/lab/score-guest.sh 2 2" ]; then
@@ -67,7 +71,7 @@ resume_fakes() {
 			v["audit_llcs_full"] += 3; v["llc_away"] += 4 * (k - 1)
 			for (c in v) print c, v[c] }' "$FAKE/sched/sis/stats" | sort >"$FAKE/stats.new"
 		mv "$FAKE/stats.new" "$FAKE/sched/sis/stats"
-		echo "Running in process mode with $3 groups"
+		echo "Running with $g groups: $a"
 		echo "Time: $((g * k)).$k"
 	EOT
 	chmod +x "$d/bin/boot.sh" "$d/bin/hackbench"

@@ -106,7 +106,7 @@ score_guest_driver() {
 		case $kind:$rc in ok:0|fail:3|hang:3|silent:3|keys:0|summary:3) ;; *) row="status $rc: $row" ;; esac
 		# shellcheck disable=SC2254
 		case $row in
-		"1,tip,hackbench,1/16,1,1,2,hackbench -p -g 1 -f 1 -l 2000"$want*)
+		"1,tip,hackbench,1/16,1,1,2,hackbench -T -p -g 1 -f 1 -l 2000"$want*)
 			if { [ "$kind" = ok ] || [ "$kind" = keys ]; } && [ "$(tr '\n' ' ' <"$g/marks")" != "sis-cost-0 sis-cost-1 " ]; then
 				notok "score guest driver: the ok run's cost markers were '$(tr '\n' ' ' <"$g/marks")', want 'sis-cost-0 sis-cost-1'"
 			elif [ "$kind" = hang ] && ! sysrq_dump_asked "$g/sysrq"; then

@@ -84,4 +84,17 @@ sec_bad_input() {
 	expect_error "intel full on QEMU 7.2" "cannot run more than 255 CPUs under TCG: MODEL=intel SHAPE=full has 256" \
 		env QEMU="$tmp/qemu-7.2" "$S/boot.sh" --model intel --shape full --kernel "$tmp/bzImage"
 	expect_error "unknown config" "unknown configuration 'huge'" "$S/build.sh" huge
+	# make score's JOBS and --out, make calibrate's options
+	expect_error "score: a job without its load" "JOBS takes BENCH:LOAD pairs (hackbench:5/32), not 'hackbench'" \
+		env JOBS=hackbench "$S/score.sh"
+	expect_error "score: JOBS with LOADS" "JOBS names the benchmarks and loads: not with BENCHES or LOADS" \
+		env JOBS=hackbench:1 LOADS=1 "$S/score.sh"
+	expect_error "score: --out a directory that exists" "--out $tmp exists (--resume $tmp goes on with a run there)" \
+		"$S/score.sh" --out "$tmp"
+	expect_error "calibrate: an unknown part" "no part 'hb-none' (the parts: hb hb-mmc" \
+		"$S/calibrate.sh" --parts hb-none
+	expect_error "calibrate: --out and --resume" "--out starts a replay, --resume goes on with one: not both" \
+		"$S/calibrate.sh" --out "$tmp/c" --resume "$tmp/c"
+	expect_error "calibrate: --resume a directory of no replay" "--resume $tmp: no plan.txt there (not a replay's directory)" \
+		"$S/calibrate.sh" --resume "$tmp"
 }

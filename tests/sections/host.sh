@@ -189,7 +189,7 @@ import json, sys
 d = {b["bench"]: b for b in json.load(sys.stdin)}
 h = d["hackbench"]
 assert h["base"] == "tip@llc_balancing=0" and h["timings"].startswith("emulated")
-assert h["program"]["version"] == "Debian linux-perf 6.1.187-1"
+assert h["program"]["version"] == "Debian rt-tests 2.4-1"
 r = [x for x in h["results"] if x["variant"] == "SIS_NODE@llc_balancing=1"][0]
 assert r["knobs"] == {"llc_balancing": "1"} and r["marker"] == "*"
 assert r["sis"]["missed_idle_node_pct"] == 2.2 and r["sis"]["node_hit_pct"] == 42.5
