@@ -15,11 +15,9 @@ netperf_cases() {
 }
 
 netperf_run() {
-	measure sh -c "i=0; while [ \$i -lt $1 ]; do
-			netperf -H 127.0.0.1 -p $NETPERF_PORT -t TCP_RR -l $RUNTIME -- -r 100 -k THROUGHPUT >$T/np.\$i &
-			i=\$((i + 1)); done; wait; cat $T/np.*"
+	netperf_clients
+	measure "$T/netperf-clients" "$1"
 	emit netperf "$1-clients" "$(netperf_figure "$1" "$BENCH_OUT")"
-	rm -f "$T"/np.*
 }
 
 # netperf_figure CLIENTS FILE: the TCP_RR transactions per second per
@@ -39,12 +37,10 @@ netperf_server_port() {
 	echo "$NETPERF_PORT"
 }
 
-# netperf_job TASKS: a client and its netserver child each; the clients
-# run at once from $T/netperf-clients (the caller has $T on its PATH),
-# which prints their outputs
-netperf_job() {
-	np_c=$(($1 / 2 > 0 ? $1 / 2 : 1))
-	ntasks=$((2 * np_c)) cmd="netperf-clients $np_c"
+# netperf_clients: $T/netperf-clients N, both modes' client loop: N
+# TCP_RR clients at once against netserver, their outputs printed when
+# all have ended
+netperf_clients() {
 	[ ! -x "$T/netperf-clients" ] || return 0
 	cat >"$T/netperf-clients" <<EOT
 #!/bin/sh
@@ -58,6 +54,14 @@ cat $T/np.*
 rm -f $T/np.*
 EOT
 	chmod +x "$T/netperf-clients"
+}
+
+# netperf_job TASKS: a client and its netserver child each; the clients
+# run at once from $T/netperf-clients (the caller has $T on its PATH)
+netperf_job() {
+	np_c=$(($1 / 2 > 0 ? $1 / 2 : 1))
+	ntasks=$((2 * np_c)) cmd="netperf-clients $np_c"
+	netperf_clients
 }
 
 netperf_missing() {
