@@ -451,6 +451,10 @@ ZEN3_GHZ = 3.0
 # low 90s): the plugin's transfers a variant adds are its reads of the
 # other LLCs' lines
 CCX_LINE_NS = 90.0
+# a line moved across each boundary, in ns, the same source: the CCX's
+# (high 80s to low 90s), the NPS4 quadrants' (high 90s), the NPS2
+# halves' (100 to 110), the sockets' (about 180)
+LINE_NS = {"ccx": 90.0, "quad": 97.0, "half": 105.0, "socket": 180.0}
 
 
 def replay_rows(path):
@@ -482,7 +486,10 @@ def predict(cells, tips, rows, knobs):
     have queued behind a busy one, less the CPU time a variant adds to a
     message, both in units of tip's CPU time per message on the hardware:
 
-      pred = dhit - 100 * w * (dI / (IPC * GHz) + dX * CCX_LINE_NS) / c
+      pred = dhit - 100 * (w * dI / (IPC * GHz) + moved) / c
+
+    moved = w * dX * CCX_LINE_NS, or with the plugin's locality mode
+    sum over the boundaries b of dL_b * LINE_NS[b]
 
     dhit: the variant's idle-hit rate less tip's (points, runs without
     the plugin): a wakee placed on an idle CPU instead of a busy one saves
@@ -491,10 +498,12 @@ def predict(cells, tips, rows, knobs):
     message (the variant's runs without the plugin); dI and dX: placement
     plus upkeep instructions and line transfers per wakeup, the variant's
     less tip's (the plugin's runs; 0 without them, named in the terms);
-    c: tip's CPU time per message on the hardware, its time times the
-    CPUs its tasks keep busy, min(tasks, 256), over its messages.  The
-    data the workload itself moves when a wakee changes LLC is not in it
-    (the plugin's locality mode counts it; not yet in the replay).
+    dL_b: lines every guest access moved across boundary b per message,
+    the variant's less tip's (the locality mode's loc_*_pu: the
+    workload's own data and the scheduler's alike, so dX is left out
+    where they exist); c: tip's CPU time per message on the hardware,
+    its time times the CPUs its tasks keep busy, min(tasks, 256), over
+    its messages.
     Spread: the standard deviation of dhit over the runs."""
     pred, terms = {}, {}
     for key in sorted(cells):
@@ -517,21 +526,30 @@ def predict(cells, tips, rows, knobs):
                 continue
             dhit = hv - ht
             di = dx = 0.0
+            loc, dl = False, {}
             have_cost = cost["tip"] is not None and cost[v] is not None
             if have_cost:
                 def pu(r):
                     return (fig(r, "place_ipw") or 0.0) + (fig(r, "upkeep_ipw") or 0.0)
                 di = pu(cost[v]) - pu(cost["tip"])
                 dx = (fig(cost[v], "pu_xpw") or 0.0) - (fig(cost["tip"], "pu_xpw") or 0.0)
+                dl = {b_: (fig(cost[v], "loc_%s_pu" % b_), fig(cost["tip"], "loc_%s_pu" % b_))
+                      for b_ in LINE_NS}
+                loc = all(x is not None for pair in dl.values() for x in pair)
             tasks = TASKS_PER_CASE[b] * case
             msgs = case * HW_HACKBENCH_FDS * HW_HACKBENCH_FDS * HW_HACKBENCH_LOOPS
             c_ns = tips[key] * 1e9 * min(tasks, LOAD_GRID_CPUS) / msgs
-            cost_ns = w * (di / (ZEN3_IPC * ZEN3_GHZ) + dx * CCX_LINE_NS)
+            if loc:
+                moved = sum((dl[b_][0] - dl[b_][1]) * LINE_NS[b_] for b_ in LINE_NS)
+            else:
+                moved = w * dx * CCX_LINE_NS
+            cost_ns = w * di / (ZEN3_IPC * ZEN3_GHZ) + moved
             p = dhit - 100.0 * cost_ns / c_ns
             sds = [fig(r, "idle_hit_pct_sd") for r in (run[v], run["tip"])]
             spread = math.sqrt(sum(x * x for x in sds if x is not None))
             pred[key, v] = (p, spread)
-            terms[key, v] = (dhit, w, di, dx, c_ns, have_cost)
+            terms[key, v] = (dhit, w, di, dx, c_ns, "locality" if loc else "yes" if have_cost else "no",
+                             moved)
     return pred, terms
 
 
@@ -562,10 +580,10 @@ def main(argv=None):
         w = csv.writer(sys.stdout, lineterminator="\n")
         if args.terms:
             w.writerow(("benchmark", "nps", "case", "variant", "dhit", "wakeups_pu", "d_insns_pw",
-                        "d_xfer_pw", "tip_cpu_ns_pm", "plugin", "pred"))
+                        "d_xfer_pw", "tip_cpu_ns_pm", "plugin", "moved_ns_pm", "pred"))
             for (key, v), t in sorted(terms.items()):
                 w.writerow(list(key) + [v, "%.2f" % t[0], "%.4g" % t[1], "%.1f" % t[2], "%.3f" % t[3],
-                                        "%.0f" % t[4], "yes" if t[5] else "no", "%.2f" % pred[key, v][0]])
+                                        "%.0f" % t[4], t[5], "%.2f" % t[6], "%.2f" % pred[key, v][0]])
             return 0
         w.writerow(PRED_COLUMNS)
         for (key, v), (p_, s_) in sorted(pred.items()):

@@ -35,7 +35,10 @@ FIELDS = ('insns', 'calls', 'xfer', 'upgr', 'acc')
 # unit of the job's work; line transfers per wakeup (placement + upkeep,
 # all of kernel/sched)
 COLUMNS = ('place_ipw', 'upkeep_ipw', 'pu_ipw', 'sched_ipw', 'sched_ipu',
-           'pu_xpw', 'sched_xpw')
+           'pu_xpw', 'sched_xpw', 'loc_ccx_pu', 'loc_quad_pu', 'loc_half_pu', 'loc_socket_pu')
+# and, from the locality mode's counts, the lines every access moved
+# between LLCs per unit of the job's work, by the boundary crossed (NA
+# without the mode)
 # the locality mode's counts of a space (loc lines), the boundaries in
 # order: the CCX's alone (same NPS4 quadrant), a quadrant's (same NPS2
 # half), the half's (same socket), the socket's
@@ -201,6 +204,7 @@ def figures(d, groups, work=None):
         'sched_ipu': per(get('sched', 'insns'), work) if work else 'NA',
         'pu_xpw': f"{(get('placement', 'xfer') + get('upkeep', 'xfer')) / wake:.3f}",
         'sched_xpw': f"{get('sched', 'xfer') / wake:.3f}",
+        **{f'loc_{k}_pu': 'NA' for k in BOUNDS},
     }
 
 
@@ -337,6 +341,9 @@ def cmd_attach(args):
             work = r.get('work', 'NA')
             work = float(work) if work not in ('', 'NA') else None
             fig = figures(delta(marks, int(a), int(b)), groups, work)
+            if work and 'loc' in marks[int(a)] and 'loc' in marks[int(b)]:
+                d = locality(marks, int(a), int(b))
+                fig.update({f'loc_{k}_pu': f"{d['all'][k] / work:.4f}" for k in BOUNDS})
         for c in COLUMNS:
             r[c] = fig[c]
     tmp = args.csv + '.tmp'

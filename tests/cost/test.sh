@@ -38,7 +38,7 @@ cost_host_tests() {
 	echo "1,base@llc_balancing=0,hackbench,1/4,1,3,32,hackbench -p -g 1 -f 16 -l 10,NA,NA,NA,NA,NA,NA,NA,NA,2000,0,1,3,ok" \
 		>>"$tmp/cost-rows.csv"
 	if "$S/sis_cost.py" attach --only 'variant=base*' "$tmp/cost-rows.csv" "$d/fixture.out" 2>"$tmp/cost.err" &&
-		[ "$(tail -n1 "$tmp/cost-rows.csv" | cut -d, -f22-)" = "500.0,62.5,562.5,1502.5,60.1,1.125,1.250" ] &&
+		[ "$(tail -n1 "$tmp/cost-rows.csv" | cut -d, -f22-)" = "500.0,62.5,562.5,1502.5,60.1,1.125,1.250,NA,NA,NA,NA" ] &&
 		! grep -q ',,' "$tmp/cost-rows.csv"; then
 		ok "sis_cost.py attach: rows appended after an earlier attach, selected by a glob, get their figures"
 	else
@@ -180,6 +180,15 @@ locality_host_tests() {
 		ok "sis_cost.py locality --csv: an ok score row's lines moved per unit of work by boundary ($want), a failed row none"
 	else
 		notok "sis_cost.py locality --csv: $(tr '\n' ' ' <"$tmp/loc.csv")"
+	fi
+	# attach gives an ok row the same lines per unit of work by boundary,
+	# and NA to a failed row (the make score rows of a --locality boot)
+	"$S/sis_cost.py" attach "$tmp/loc-rows.csv" "$d/locality.out" 2>"$tmp/loc.err" || true
+	if [ "$(sed -n 2p "$tmp/loc-rows.csv" | awk -F, '{ print $(NF - 3) "," $(NF - 2) "," $(NF - 1) "," $NF }')" = 2.0100,0.0010,0.0000,0.0010 ] &&
+		[ "$(sed -n 3p "$tmp/loc-rows.csv" | awk -F, '{ print $(NF - 3) "," $(NF - 2) "," $(NF - 1) "," $NF }')" = NA,NA,NA,NA ]; then
+		ok "sis_cost.py attach: an ok row of a locality boot gets its lines per unit of work by boundary (2.0100,0.0010,0.0000,0.0010), a failed row NA"
+	else
+		notok "sis_cost.py attach on locality reports: $(tr '\n' ' ' <"$tmp/loc-rows.csv") $(cat "$tmp/loc.err")"
 	fi
 	expect_error "sis_cost.py locality: reports without the locality mode" \
 		"marks 0 and 1 have no locality counts" "$S/sis_cost.py" locality "$d/fixture.out" 0 1
