@@ -578,6 +578,8 @@ plan_text() {
 	kernel=$ksum
 	base_kernel=$bsum
 	EOT
+	# the plugin's locality mode (boot.sh reads COST_LOCALITY)
+	[ "$cost" = 0 ] || echo "cost_locality=${COST_LOCALITY:-0}"
 	"${mode}_conf_text" | sed 's/^/conf./'
 }
 

@@ -9,16 +9,17 @@ GT=$LAB_TOP/scripts/ground_truth.py
 # The parts of the replay, in the order they run: NAME, benchmarks, which
 # of their reachable load points (all; over: at or above one task per
 # CPU; ends: the lowest and the highest), variants, sched_mmc boot (MMC),
-# KNOBS, cost plugin, rounds and boots per NPS mode.  Times and decisions
-# come from the parts without the plugin (4 runs per cell over 2 boots),
-# the plugin's counts from boots of their own (1 run per cell).  The
+# KNOBS, cost plugin (0, 1, or loc: with its locality mode), rounds and
+# boots per NPS mode.  Times and decisions come from the parts without the
+# plugin (4 runs per cell over 2 boots), the plugin's counts from boots of
+# their own (1 run per cell).  The
 # hardware's kernel predates cache-aware scheduling: llc_balancing is off
 # but in the hb-llc part, its second column at the overload points.
 PARTS="
 hb|hackbench|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|0|2|2
 hb-mmc|hackbench|all|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|0|2|2
-hb-cost|hackbench|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|1|1|1
-hb-mmc-cost|hackbench|all|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|1|1|1
+hb-cost|hackbench|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|loc|1|1
+hb-mmc-cost|hackbench|all|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|loc|1|1
 hb-llc|hackbench|over|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=1|0|2|2
 rest|schbench tbench netperf|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|0|2|2
 rest-mmc|schbench tbench netperf|all|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|0|2|2
@@ -30,7 +31,7 @@ CAL_NPS="1 4"
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [--out DIR | --resume DIR] [--parts "NAME..."] [--grid] [--help]
+usage: ${0##*/} [--out DIR | --resume DIR] [--parts "NAME..."] [--kernel BZIMAGE] [--grid | --plan] [--help]
 
 The ground-truth replay: the cells of ${HW#"$LAB_TOP"/} (K Prateek
 Nayak's Zen3 tables of tip, SIS_NODE, SIS_NODE_LIMIT and
@@ -48,10 +49,10 @@ sched_mmc, beside their own tip.
 It runs the parts in order, each a make score run in DIR/PART:
 $(echo "$PARTS" | awk -F'|' 'NF { printf "  %-13s %s (%s load points): %s\n  %-13s MMC=%s KNOBS=%s COST=%s, %s rounds x %s boots\n", $1, $2, $3, $4, "", $5, $6, $7, $8, $9 }')
 (all: every reachable point; over: those at or above one task per CPU;
-ends: the lowest and the highest).  Every part, in whatever session or
-on whatever machine it resumes, runs the kernel the plan names by its
-SHA-256: this tree's qemu kernel, which build.sh builds to the same
-bytes from the same commit; a resumption refuses another.  At the end,
+ends: the lowest and the highest).  Every part, in whatever session it
+resumes, runs the kernel the plan names by its SHA-256: this tree's qemu
+kernel (build/obj-qemu, built or found up to date); a resumption refuses
+another.  At the end,
 DIR/calibration.csv (ground_truth.py
 replay): every cell of the table, with the lab's figures of each way it
 ran it, or why it did not; DIR/predictions.csv (ground_truth.py predict)
@@ -61,14 +62,18 @@ the same cells, and the table of every cell.
   --out DIR     start a replay in DIR (default data/calibrate/<date>-<model>-<shape>:
                 its records are committed data, data/calibrate/.gitignore
                 leaves out its logs, the plugin's reports and the kernel;
-                commit them as they come, and a replay cut short resumes
-                from the commit on any machine)
+                commit them as they come: a replay cut short resumes
+                from the commit where the commit builds the same kernel)
   --resume DIR  go on with the replay in DIR: a part not started starts,
                 a part cut short resumes (score.sh --resume: only the
                 cells without a complete row run); refused in one line
                 when DIR's plan differs from this one
   --parts LIST  only these parts (default: all), in the order above
+  --kernel BZIMAGE  run this kernel, in its build directory (the plugin's
+                parts need its System.map), instead of building the tree's
   --grid        print the load grid and its unreachable cells, and stop
+  --plan        print the plan (plan.txt) this replay would write and stop;
+                with --resume, after checking it against DIR's
 
 What differs from the hardware's runs: the shape (the scaled one has the
 real part's LLCs per node and socket with 4 cores each, not 8: 128 CPUs;
@@ -86,14 +91,16 @@ guest stopped early (resume then), after every part ran.
 EOT
 }
 
-out= resume= only= gridonly=0
+out= resume= only= gridonly=0 kernel= planonly=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help) usage; exit 0 ;;
 	--out) need_value "$@"; out=$2; shift 2 ;;
 	--resume) need_value "$@"; resume=$2; shift 2 ;;
 	--parts) need_value "$@"; only=$2; shift 2 ;;
+	--kernel) need_value "$@"; kernel=$2; shift 2 ;;
 	--grid) gridonly=1; shift ;;
+	--plan) planonly=1; shift ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
@@ -133,8 +140,31 @@ plan_text() {
 	cpus=$cpus
 	nps=$nps_list
 	ceilings=$SCORE_CEILINGS
-	parts=$(echo "$PARTS" | awk 'NF' | paste -sd';')
 	EOT
+	echo "$PARTS" | awk -F'|' 'NF { print "part." $1 "=" $0 }'
+}
+
+# started_lines FILE: the lines of plan FILE that a resumption must keep:
+# the replay's own and those of the parts that started (a directory in
+# $out); a part not started yet may be defined anew
+started_lines() {
+	local d
+	grep -v '^part\.' "$1"
+	for d in "$out"/*/; do
+		[ -d "$d" ] || continue
+		d=${d%/}
+		grep "^part\.${d##*/}=" "$1" || true
+	done
+}
+
+# plan_differs KERNEL-SHA256: the first lines of $out's plan that differ
+# from this one's, among those a resumption must keep
+plan_differs() {
+	local now
+	now=$(mktemp)
+	plan_text "$1" >"$now"
+	diff <(started_lines "$out/plan.txt") <(started_lines "$now") | grep '^[<>]' | head -n2 | paste -sd' '
+	rm -f "$now"
 }
 
 if [ -n "$resume" ]; then
@@ -142,24 +172,32 @@ if [ -n "$resume" ]; then
 	out=$(cd "$resume" && pwd)
 else
 	out=${out:-$LAB_TOP/data/calibrate/$(date +%Y%m%d)-$MODEL-$SHAPE}
-	[ ! -e "$out" ] || die "$out exists (--resume $out goes on with it)"
+	[ "$planonly" = 1 ] || [ ! -e "$out" ] || die "$out exists (--resume $out goes on with it)"
 fi
 
-# the patched qemu kernel of this tree, built or found up to date:
-# build.sh's fixed stamps make one tree build the same bytes on any
-# machine, so a replay resumed elsewhere checks it against its plan (the
-# plugin's parts need the kernel in its build directory: it is not kept)
-"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
-kernel=$("$LAB_TOP/scripts/build.sh" qemu)
+# the patched qemu kernel of this tree, built or found up to date, which
+# a resumption checks against its plan (the plugin's parts need the
+# kernel in its build directory: it is not kept in the replay)
+if [ -z "$kernel" ]; then
+	"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
+	kernel=$("$LAB_TOP/scripts/build.sh" qemu)
+fi
+[ -f "$kernel" ] || die "no kernel image at '$kernel'"
 ksum=$(sha256sum <"$kernel" | cut -d' ' -f1)
 
 if [ -n "$resume" ]; then
 	was=$(sed -n 's/^kernel=//p' "$out/plan.txt")
 	[ "$was" = "$ksum" ] ||
 		die "$out ran the kernel $was, this tree builds $ksum: check out the commit the replay started on (git log $out/plan.txt)"
-	plan_text "$ksum" | diff -q "$out/plan.txt" - >/dev/null ||
-		die "$out was planned otherwise: $(plan_text "$ksum" | diff "$out/plan.txt" - | grep '^[<>]' | head -n2 | paste -sd' ') (resume it as it was started)"
+	why=$(plan_differs "$ksum")
+	[ -z "$why" ] || die "$out was planned otherwise: $why (resume it as it was started)"
+	[ "$planonly" = 0 ] || { plan_text "$ksum"; exit 0; }
+	# the parts not started take this plan's definitions
+	plan_text "$ksum" >"$out/plan.txt"
 	echo "calibrate: resuming $out"
+elif [ "$planonly" = 1 ]; then
+	plan_text "$ksum"
+	exit 0
 else
 	mkdir -p "$out"
 	plan_text "$ksum" >"$out/plan.txt"
@@ -181,7 +219,10 @@ while IFS='|' read -r name benches which variants mmc knobs cost rounds boots; d
 		where=(--out "$out/$name")
 	fi
 	set +e
-	NPS=$nps_list VARIANTS=$variants MMC=$mmc KNOBS=$knobs COST=$cost ROUNDS=$rounds BOOTS=$boots \
+	loc=0
+	[ "$cost" != loc ] || cost=1 loc=1
+	NPS=$nps_list VARIANTS=$variants MMC=$mmc KNOBS=$knobs COST=$cost COST_LOCALITY=$loc \
+		ROUNDS=$rounds BOOTS=$boots \
 		JOBS=$jobs BENCHES='' LOADS='' SIZE=small CEILINGS=$SCORE_CEILINGS \
 		"$LAB_TOP/scripts/score.sh" --kernel "$kernel" "${where[@]}" 2>&1 | tee -a "$out/$name.log"
 	r=${PIPESTATUS[0]}

@@ -148,6 +148,15 @@ REPLAY_COLUMNS = ("benchmark", "nps", "case", "variant", "label", "boot_args", "
                   "wakeups_pu", "wakeups_pu_sd")
 
 
+def plan_of(path, conf):
+    """A run's plan.txt as {key: value}; without one (a fixture), its
+    configuration's."""
+    if not os.path.isfile(path):
+        return conf
+    with open(path) as f:
+        return dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+
+
 def replay(cells, path):
     """The calibration CSV's rows of the replay in PATH."""
     import score_report  # the scoreboard's reader of score.csv
@@ -162,8 +171,11 @@ def replay(cells, path):
         conf = score_report.read_conf(os.path.join(path, part, "score.conf"))
         boot_args, knobs = conf.get("boot_args", ""), conf.get("knobs", "")
         # the plugin's runs are slower: their times and decisions are
-        # never pooled with those of the runs without it
-        plugin = conf.get("cost", "0")
+        # never pooled with those of the runs without it (plan.txt: 0, 1,
+        # and with the locality mode, loc)
+        plan = plan_of(os.path.join(path, part, "plan.txt"), conf)
+        plugin = "loc" if plan.get("cost") == "1" and plan.get("cost_locality") == "1" else \
+            plan.get("cost", "0")
         with open(csv_path) as f:
             if sum(1 for _ in f) < 2:
                 continue
@@ -514,7 +526,8 @@ def predict(cells, tips, rows, knobs):
                 continue
             boot = "sched_mmc" if v == "SIS_NODE_TOPOEXT" else ""
             run = {w: rows.get((b, nps, case, w, boot, knobs, "0")) for w in ("tip", v)}
-            cost = {w: rows.get((b, nps, case, w, boot, knobs, "1")) for w in ("tip", v)}
+            cost = {w: rows.get((b, nps, case, w, boot, knobs, "loc"),
+                                rows.get((b, nps, case, w, boot, knobs, "1"))) for w in ("tip", v)}
             if run["tip"] is None or run[v] is None:
                 pred[key, v] = (None, "%s not run in the replay (knobs '%s', boot '%s')" % (
                     v if run[v] is None else "tip", knobs, boot))

@@ -26,7 +26,8 @@
 # idle-hit 50 and 60: 55, 7.1), SIS_NODE counted from its one ok run of
 # two, the sched_mmc boot's tip a row apart from the plain one's (a boot
 # option is part of the cell) and so is the plugin's run of tip (part
-# hb-cost: 30 s, idle-hit 40, 1100 wakeups of 64000 messages: 0.01719);
+# hb-cost, whose plan says the plugin ran with its locality mode
+# (plugin "loc"): 30 s, idle-hit 40, 1100 wakeups of 64000 messages: 0.01719);
 # the predictor on that replay gives the hand-computed change of SIS_NODE
 # at 2 groups (expect-predict.csv): idle-hit 70 against tip's 55 (+15
 # points, spread tip's 7.1), less 0.015625 wakeups per message times 600

@@ -97,4 +97,27 @@ sec_bad_input() {
 		"$S/calibrate.sh" --out "$tmp/c" --resume "$tmp/c"
 	expect_error "calibrate: --resume a directory of no replay" "--resume $tmp: no plan.txt there (not a replay's directory)" \
 		"$S/calibrate.sh" --resume "$tmp"
+	# a replay whose part hb started: its definition may not change, a
+	# part not started may, another kernel may not; a refusal leaves the
+	# plan as it was
+	: >"$tmp/cal-k"
+	mkdir -p "$tmp/cal/hb"
+	"$S/calibrate.sh" --kernel "$tmp/cal-k" --plan >"$tmp/cal/plan.txt"
+	sed -i 's/^\(part\.hb=.*\)|2|2$/\1|3|2/' "$tmp/cal/plan.txt"
+	cp "$tmp/cal/plan.txt" "$tmp/cal-plan"
+	expect_error "calibrate: a resumption that redefines a started part" \
+		"was planned otherwise: < part.hb=hb|hackbench|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|0|3|2 > part.hb=" \
+		"$S/calibrate.sh" --kernel "$tmp/cal-k" --resume "$tmp/cal" --plan
+	cmp -s "$tmp/cal/plan.txt" "$tmp/cal-plan" || notok "calibrate: the refused resumption changed plan.txt"
+	"$S/calibrate.sh" --kernel "$tmp/cal-k" --plan | sed 's/^\(part\.hb-mmc=.*\)|2|2$/\1|3|3/' >"$tmp/cal/plan.txt"
+	if "$S/calibrate.sh" --kernel "$tmp/cal-k" --resume "$tmp/cal" --plan >"$tmp/cal-new" 2>&1 &&
+		grep -q '^part\.hb-mmc=.*|2|2$' "$tmp/cal-new"; then
+		ok "calibrate: a resumption takes the new definition of a part not started (hb-mmc)"
+	else
+		notok "calibrate: a part not started, defined anew: $(tail -n1 "$tmp/cal-new")"
+	fi
+	echo other >"$tmp/cal-k2"
+	expect_error "calibrate: a resumption with another kernel" \
+		"ran the kernel e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855, this tree builds" \
+		"$S/calibrate.sh" --kernel "$tmp/cal-k2" --resume "$tmp/cal"
 }
