@@ -209,8 +209,8 @@ def replay(cells, path):
         secs = [float(r["seconds"]) for r in ok]
         row += list(mean_sd(secs))
         # wakeups per unit of the run's work (a hackbench message)
-        row += list(mean_sd([per_unit(r["wakeups"], r.get("work")) for r in ok
-                             if per_unit(r["wakeups"], r.get("work")) is not None]))
+        wpu = [per_unit(r["wakeups"], work_of(r)) for r in ok]
+        row += list(mean_sd([x for x in wpu if x is not None]))
         for fig in figs:
             row += list(mean_sd([r[fig] for r in ok if r[fig] is not None]))
         nfail = runs[k]["all"] - len(ok)
@@ -255,6 +255,24 @@ def per_unit(count, work):
     except (TypeError, ValueError):
         return None
     return c / w if w > 0 and math.isfinite(c) and math.isfinite(w) else None
+
+
+def work_of(row):
+    """A score row's units of work: its work column, or for a hackbench
+    row without one (a run without the plugin, from before the guest
+    recorded the work of every run), the messages its command sends:
+    groups times fds times fds times loops (hackbench -T -p -g G -f F -l
+    L)."""
+    if row.get("work") not in (None, "", "NA"):
+        return row["work"]
+    if row.get("load") != "hackbench":
+        return None
+    w = row.get("command", "").split()
+    try:
+        opt = {w[i]: int(w[i + 1]) for i in range(len(w) - 1) if w[i] in ("-g", "-f", "-l")}
+        return opt["-g"] * opt["-f"] * opt["-f"] * opt["-l"]
+    except (KeyError, ValueError):
+        return None
 
 
 def number(text, what):
