@@ -30,9 +30,10 @@ With the cost plugin, each job runs a second time without the
 statistics, between two cost markers (cost-mark.sh: a system call no
 benchmark makes, on which the plugin reports its counts; the audit's
 probes would count as placement); the row's cost_from and cost_to are
-the plugin's report numbers, and work is the job's units of work (hackbench messages,
-schbench requests, netperf transactions; NA for tbench, which prints
-none), so that scripts/score.sh can add the cost figures.
+the plugin's report numbers, and work is that run's units of work
+(hackbench messages, schbench requests, netperf transactions; NA for
+tbench, which prints none), so that scripts/score.sh can add the cost
+figures; without the plugin, work is the measured run's.
 OUT defaults to \$LAB_DIR/out, LAB_DIR to /lab.
 EOT
 }
@@ -134,9 +135,9 @@ emit() {
 		st="failed: $(printf '%s' "$fail" | tr ',\n"' "; '")"
 		wk=NA cost_from=NA cost_to=NA
 	else
-		# the units of work of the run the cost figures come from
-		st=ok wk=NA
-		[ "$cost_from" = NA ] || wk=$(work "$1" "$cost_out")
+		# the units of work of the run the cost figures come from, or
+		# without the plugin of the run measured
+		st=ok wk=$(work "$1" "$cost_out")
 	fi
 	echo "$NPS,$v,$1,$2,$round,$BOOT,$ntasks,$cmd,$figs,$wk,$cost_from,$cost_to,$secs,$st" >>"$CSV"
 }

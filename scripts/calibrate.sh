@@ -177,7 +177,9 @@ fi
 
 # the patched qemu kernel of this tree, built or found up to date, which
 # a resumption checks against its plan (the plugin's parts need the
-# kernel in its build directory: it is not kept in the replay)
+# kernel in its build directory: it is not kept in the replay); the fixed
+# stamps of kernel_make, build number included, make one tree build the
+# same bytes with one compiler
 if [ -z "$kernel" ]; then
 	"$LAB_TOP/scripts/apply-patches.sh" >/dev/null
 	kernel=$("$LAB_TOP/scripts/build.sh" qemu)

@@ -66,7 +66,9 @@ copy_tree() {
 
 # kernel_make TREE OBJ ARG...: make ARG... in the kernel TREE with its
 # objects in OBJ, through ccache, on JOBS (default every) CPUs.  Fixed
-# build stamps and the paths ccache sees (relative to OBJ's directory)
+# build stamps (the build number too, which kbuild would count up at every
+# link: the same tree then builds the same bytes, which a resumed replay
+# checks) and the paths ccache sees (relative to OBJ's directory)
 # keep its hits across rebuilds, checkouts and trees laid out alike: a
 # tree DIR/tree with its objects in DIR/obj-CONFIG (DIR: build,
 # build/base, build/bisect) compiles a file the trees share only once.
@@ -74,6 +76,7 @@ kernel_make() {
 	local tree=$1 obj=$2
 	shift 2
 	KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab \
+		KBUILD_BUILD_VERSION=${KBUILD_BUILD_VERSION:-1} \
 		CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1 \
 		make -s -C "$tree" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" "$@"
 }
