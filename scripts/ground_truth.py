@@ -4,7 +4,7 @@
     ground_truth.py score [--predictions FILE] [--format summary|table] HW.CSV
     ground_truth.py grid [--cpus N] [--ceilings "BENCH=FRACTION ..."] HW.CSV
     ground_truth.py replay HW.CSV DIR
-    ground_truth.py predict [--knobs KNOBS] [--terms] HW.CSV CALIBRATION.CSV
+    ground_truth.py predict [--knobs KNOBS] [--design lab|bound] [--terms] HW.CSV CALIBRATION.CSV
 
 HW.CSV is a hardware table as data/hardware/zen3-sis-node-2023.csv
 gives it, one cell a row: benchmark, nps, case (hackbench groups of 40
@@ -507,7 +507,16 @@ def fig(row, name):
     return number(row[name], name)
 
 
-def predict(cells, tips, rows, knobs):
+# the predictor's designs, by the wakeups per message its costs are
+# scaled with: lab, the lab's own (under TCG a message wakes its receiver
+# far less often than on a real machine: pipes rarely drain); bound, one
+# wakeup per message, an upper bound (a message wakes its receiver at
+# most once), the costs per wakeup the lab counts taken at that rate
+DESIGNS = ("lab", "bound")
+WAKEUPS_PER_MESSAGE_BOUND = 1.0
+
+
+def predict(cells, tips, rows, knobs, design="lab"):
     """{(cell, variant): (pred, spread) or (None, why)} and the terms of
     each prediction, from a replay's calibration rows (replay_rows).
 
@@ -533,7 +542,9 @@ def predict(cells, tips, rows, knobs):
     workload's own data and the scheduler's alike, so dX is left out
     where they exist); c: tip's CPU time per message on the hardware,
     its time times the CPUs its tasks keep busy, min(tasks, 256), over
-    its messages.
+    its messages.  With design bound, w is WAKEUPS_PER_MESSAGE_BOUND and
+    each dL_b the difference of the lines per wakeup (loc_*_pu over the
+    plugin runs' own wakeups per message) at that rate.
     Spread: the standard deviation of dhit over the runs."""
     pred, terms = {}, {}
     for key in sorted(cells):
@@ -570,6 +581,14 @@ def predict(cells, tips, rows, knobs):
             tasks = TASKS_PER_CASE[b] * case
             msgs = case * HW_HACKBENCH_FDS * HW_HACKBENCH_FDS * HW_HACKBENCH_LOOPS
             c_ns = tips[key] * 1e9 * min(tasks, LOAD_GRID_CPUS) / msgs
+            if design == "bound":
+                w = WAKEUPS_PER_MESSAGE_BOUND
+                if loc:
+                    wc = [fig(cost[x], "wakeups_pu") for x in (v, "tip")]
+                    if None in wc or 0.0 in wc:
+                        loc = False
+                    else:
+                        dl = {b_: (dl[b_][0] / wc[0] * w, dl[b_][1] / wc[1] * w) for b_ in dl}
             if loc:
                 moved = sum((dl[b_][0] - dl[b_][1]) * LINE_NS[b_] for b_ in LINE_NS)
             else:
@@ -601,13 +620,15 @@ def main(argv=None):
     p = sub.add_parser("predict", help="predictions CSV from a calibration CSV (predict)")
     p.add_argument("--knobs", default="llc_balancing=0", help="the replay column to predict from")
     p.add_argument("--terms", action="store_true", help="each prediction's terms instead")
+    p.add_argument("--design", choices=DESIGNS, default="lab",
+                   help="the wakeups per message the costs are scaled with (DESIGNS)")
     p.add_argument("hardware")
     p.add_argument("calibration")
     args = ap.parse_args(argv)
     cells = read_hardware(args.hardware)
     if args.cmd == "predict":
         pred, terms = predict(cells, tip_values(args.hardware), replay_rows(args.calibration),
-                              args.knobs)
+                              args.knobs, args.design)
         w = csv.writer(sys.stdout, lineterminator="\n")
         if args.terms:
             w.writerow(("benchmark", "nps", "case", "variant", "dhit", "wakeups_pu", "d_insns_pw",

@@ -87,6 +87,16 @@ ground_truth_scores() {
 	else
 		notok "ground truth: the predictor on the fixture replay: $(diff <(echo "$got") "$g/expect-predict.csv" | grep '^[<>]' | head -n2 | tr '\n' ' ') $(head -n3 "$tmp/gt-pred.txt" | tr '\n' ' ')"
 	fi
+	# the bound design: one wakeup per message, the plugin's counts per
+	# wakeup at that rate: lines per wakeup 0.9/0.01875 against
+	# 0.5/0.01719 across CCX (18.9 more, at 90 ns) and 0.2/0.01875 against
+	# 0.1/0.01719 across the sockets (4.85, at 180 ns), 2575 ns, and 600
+	# instructions at 3 per ns, 200 ns, of 4000: +15 - 69.4 = -54.38
+	if "$gt" predict --design bound "$g/hw.csv" "$g/expect-replay.csv" 2>&1 | diff -q - "$g/expect-predict-bound.csv" >/dev/null; then
+		ok "ground truth: the predictor's bound design on the fixture replay equals the hand-computed expect-predict-bound.csv (SIS_NODE -54.38)"
+	else
+		notok "ground truth: the bound design: $("$gt" predict --design bound "$g/hw.csv" "$g/expect-replay.csv" 2>&1 | diff - "$g/expect-predict-bound.csv" | grep '^[<>]' | head -n2 | tr '\n' ' ')"
+	fi
 	expect_error "ground truth: a bad ceiling" "a ceiling is BENCH=FRACTION (hackbench netperf schbench tbench), not 'tbench=x'" \
 		"$gt" grid --ceilings "tbench=x" "$hw"
 	sed 's/,pct_vs_tip$/,pct/' "$g/hw.csv" >"$tmp/gt-nocol.csv"
