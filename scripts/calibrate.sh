@@ -55,9 +55,10 @@ kernel (build/obj-qemu, built or found up to date); a resumption refuses
 another.  At the end,
 DIR/calibration.csv (ground_truth.py
 replay): every cell of the table, with the lab's figures of each way it
-ran it, or why it did not; DIR/predictions.csv (ground_truth.py predict)
-and DIR/agreement.txt: the predictor and the load-only rule scored on
-the same cells, and the table of every cell.
+ran it, or why it did not; DIR/predictions-DESIGN.csv and
+terms-DESIGN.csv (ground_truth.py predict, each design) and
+DIR/agreement.txt: the predictor's designs and the load-only rule
+scored on the same cells, and the table of every cell.
 
   --out DIR     start a replay in DIR (default data/calibrate/<date>-<model>-<shape>:
                 its records are committed data, data/calibrate/.gitignore
@@ -238,13 +239,24 @@ while IFS='|' read -r name benches which variants mmc knobs cost rounds boots; d
 done <<<"$PARTS"
 # the calibration CSV: every hardware cell, run, not run or unreachable
 "$GT" replay "$HW" "$out" >"$out/calibration.csv.new" && mv "$out/calibration.csv.new" "$out/calibration.csv"
-# the predictor on it, scored beside the load-only rule on the same cells
-"$GT" predict "$HW" "$out/calibration.csv" >"$out/predictions.csv"
+# the predictor's designs on it, scored beside the load-only rule on the
+# same cells
+for d in lab bound; do
+	"$GT" predict --design "$d" "$HW" "$out/calibration.csv" >"$out/predictions-$d.csv"
+	"$GT" predict --design "$d" --terms "$HW" "$out/calibration.csv" >"$out/terms-$d.csv"
+done
 {
-	"$GT" score --predictions "$out/predictions.csv" "$HW"
+	for d in lab bound; do
+		"$GT" score --predictions "$out/predictions-$d.csv" "$HW" | sed "s/^predictions,/predictor ($d design),/"
+	done
+	"$GT" score --cells-of "$out/predictions-lab.csv" "$HW"
 	"$GT" score "$HW"
-	"$GT" score --predictions "$out/predictions.csv" --format table "$HW"
+	for d in lab bound; do
+		echo
+		echo "predictor ($d design), every cell:"
+		"$GT" score --predictions "$out/predictions-$d.csv" --format table "$HW"
+	done
 } >"$out/agreement.txt"
 echo "calibrate: $out/calibration.csv: $(awk -F, 'NR > 1 { n[$NF ~ /^unreachable/ ? "unreachable" : $NF]++ }
-	END { for (s in n) printf "%s%d %s", sep, n[s], s; sep = ", " }' "$out/calibration.csv")"
+	END { for (s in n) { printf "%s%d %s", sep, n[s], s; sep = ", " } }' "$out/calibration.csv")"
 exit "$rc"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Score predictions of hardware results against the hardware's own.
 
-    ground_truth.py score [--predictions FILE] [--format summary|table] HW.CSV
+    ground_truth.py score [--predictions FILE | --cells-of FILE] [--format summary|table] HW.CSV
     ground_truth.py grid [--cpus N] [--ceilings "BENCH=FRACTION ..."] HW.CSV
     ground_truth.py replay HW.CSV DIR
     ground_truth.py predict [--knobs KNOBS] [--design lab|bound] [--terms] HW.CSV CALIBRATION.CSV
@@ -39,7 +39,9 @@ cells, where an unreachable cell counts as a disagreement: no sign
 agreement, no pair ordered, and for the rank the hardware's change
 negated as its prediction.  --format table prints every cell: the
 hardware's change, the prediction with its spread, the rule's, and
-whether each agrees in sign.  grid prints the load grid: each case of
+whether each agrees in sign; --cells-of FILE scores the rule on the
+cells the predictions FILE reaches alone (the others unreachable, with
+its reasons), to compare the two on the same cells.  grid prints the load grid: each case of
 HW.CSV, its tasks per CPU (on the LOAD_GRID_CPUS CPUs of the hardware),
 the load point that runs it on a machine of N CPUs (a fraction of the
 CPU count, as make score's JOBS take it) and "ok", or "unreachable:
@@ -609,6 +611,8 @@ def main(argv=None):
     p = sub.add_parser("score", help="sign, order and rank agreement with the hardware")
     p.add_argument("--predictions", help="a predictions CSV (default: the load-only rule)")
     p.add_argument("--format", choices=("summary", "table"), default="summary")
+    p.add_argument("--cells-of", metavar="FILE",
+                   help="the load-only rule on the cells a predictions CSV reaches alone")
     p.add_argument("hardware")
     p = sub.add_parser("grid", help="the cases of a hardware table in tasks per CPU")
     p.add_argument("--cpus", type=int, default=LOAD_GRID_CPUS, help="the CPUs of the machine that runs them")
@@ -663,6 +667,11 @@ def main(argv=None):
         pred, name = read_predictions(args.predictions, cells), "predictions"
     else:
         pred, name = load_rule(cells), "load-only rule"
+        if args.cells_of:
+            for k, (p_, why) in read_predictions(args.cells_of, cells).items():
+                if p_ is None:
+                    pred[k] = (None, why)
+            name = "load-only rule on the predictor's cells"
     out = summary(cells, pred, name) if args.format == "summary" else table(cells, pred)
     print("\n".join(out))
     return 0

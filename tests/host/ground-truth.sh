@@ -87,6 +87,15 @@ ground_truth_scores() {
 	else
 		notok "ground truth: the predictor on the fixture replay: $(diff <(echo "$got") "$g/expect-predict.csv" | grep '^[<>]' | head -n2 | tr '\n' ' ') $(head -n3 "$tmp/gt-pred.txt" | tr '\n' ' ')"
 	fi
+	# the rule on the predictor's cells alone: SIS_NODE and TOPOEXT at 2
+	# groups, both +1: the one significant sign right, their pair (25
+	# against -2) tied, no rank of two equal predictions
+	if "$gt" score --cells-of "$g/expect-predict.csv" "$g/hw.csv" 2>&1 |
+		grep -qx '  NPS1: sign 1 of 1, order 0 of 1 pairs, rank hackbench n/a'; then
+		ok "ground truth: the load-only rule on the predictor's cells: 1 of 1 signs, 0 of 1 pairs"
+	else
+		notok "ground truth: the rule on the predictor's cells: $("$gt" score --cells-of "$g/expect-predict.csv" "$g/hw.csv" 2>&1 | head -n2 | tr '\n' ' ')"
+	fi
 	# the bound design: one wakeup per message, the plugin's counts per
 	# wakeup at that rate: lines per wakeup 0.9/0.01875 against
 	# 0.5/0.01719 across CCX (18.9 more, at 90 ns) and 0.2/0.01875 against
