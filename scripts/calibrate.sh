@@ -12,14 +12,19 @@ GT=$LAB_TOP/scripts/ground_truth.py
 # KNOBS, cost plugin (0, 1, or loc: with its locality mode), rounds and
 # boots per NPS mode.  Times and decisions come from the parts without the
 # plugin (4 runs per cell over 2 boots), the plugin's counts from boots of
-# their own (1 run per cell).  The
+# their own (1 run per cell); the locality mode's at the ends of the
+# load range alone (a run under it took 14 times as long as under the
+# plugin alone at hackbench 5/16, data/runs/20261207-locality-slowdown),
+# with a run limit of an hour.  The
 # hardware's kernel predates cache-aware scheduling: llc_balancing is off
 # but in the hb-llc part, its second column at the overload points.
 PARTS="
 hb|hackbench|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|0|2|2
 hb-mmc|hackbench|all|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|0|2|2
-hb-cost|hackbench|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|loc|1|1
-hb-mmc-cost|hackbench|all|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|loc|1|1
+hb-cost|hackbench|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|1|1|1
+hb-mmc-cost|hackbench|all|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|1|1|1
+hb-loc|hackbench|ends|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|loc|1|1
+hb-mmc-loc|hackbench|ends|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|loc|1|1
 hb-llc|hackbench|over|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=1|0|2|2
 rest|schbench tbench netperf|all|tip SIS_NODE SIS_NODE_LIMIT|0|llc_balancing=0|0|2|2
 rest-mmc|schbench tbench netperf|all|tip SIS_NODE+SIS_NODE_MMC|1|llc_balancing=0|0|2|2
@@ -222,10 +227,10 @@ while IFS='|' read -r name benches which variants mmc knobs cost rounds boots; d
 		where=(--out "$out/$name")
 	fi
 	set +e
-	loc=0
-	[ "$cost" != loc ] || cost=1 loc=1
+	loc=0 limit=${RUN_LIMIT:-}
+	[ "$cost" != loc ] || cost=1 loc=1 limit=3600
 	NPS=$nps_list VARIANTS=$variants MMC=$mmc KNOBS=$knobs COST=$cost COST_LOCALITY=$loc \
-		ROUNDS=$rounds BOOTS=$boots \
+		ROUNDS=$rounds BOOTS=$boots RUN_LIMIT=$limit \
 		JOBS=$jobs BENCHES='' LOADS='' SIZE=small CEILINGS=$SCORE_CEILINGS \
 		"$LAB_TOP/scripts/score.sh" --kernel "$kernel" "${where[@]}" 2>&1 | tee -a "$out/$name.log"
 	r=${PIPESTATUS[0]}

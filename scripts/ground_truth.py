@@ -510,10 +510,12 @@ def fig(row, name):
 
 
 # the predictor's designs, by the wakeups per message its costs are
-# scaled with: lab, the lab's own (under TCG a message wakes its receiver
-# far less often than on a real machine: pipes rarely drain); bound, one
-# wakeup per message, an upper bound (a message wakes its receiver at
-# most once), the costs per wakeup the lab counts taken at that rate
+# scaled with: lab, the guest's own (0.014 to 0.1 in the scaled guests;
+# on the lab's host, not emulated, 20 and 40 threads of the same
+# hackbench woke 0.12 and 0.06 times per message: data/runs/
+# 20261207-host-hackbench-wakeups); bound, one wakeup per message, an
+# upper bound (a message wakes its receiver at most once), the costs per
+# wakeup the lab counts taken at that rate
 DESIGNS = ("lab", "bound")
 WAKEUPS_PER_MESSAGE_BOUND = 1.0
 
