@@ -112,14 +112,14 @@
  * two vCPUs within such a window can then lose a transfer (a store
  * modelled after the other side's load and store is counted as the
  * transfer instead of that load, or two hand-offs merge into one).  The
- * window is one callback long, a hand-off under TCG several: measured
- * here (2026-12-07, QEMU 7.2's user-mode emulator running tools/
- * sis-handoff.c, physical lines replaced by virtual ones, two host cores
- * shared with a 128-vCPU guest), 100000 hand-offs gave 100022 to 100030
- * transfers (the program's start included) and 0.1 to 0.2% fewer
- * upgrades than hand-offs; at host speed, with no emulation between
- * accesses, the model loses up to a fifth of them (tests/cost/
- * locality-model.c).  Single-threaded TCG (LAB_TCG_THREAD=single) runs
+ * window is one callback long, a hand-off under TCG several.  Measured in
+ * a 64-vCPU guest on two host cores (2026-12-07, the guest test of
+ * tests/cost/test.sh, data/runs/20261207-locality-guest-test): of 20000
+ * hand-offs of one line between two CPUs, 19415 to 19952 were counted as
+ * transfers across the pair's boundary (0.2 to 2.9% lost) and 18284 to
+ * 19652 as upgrades (1.7 to 8.6% lost), none across another boundary; at
+ * host speed, with no emulation between accesses, the model loses up to
+ * a fifth of them (tests/cost/locality-model.c).  Single-threaded TCG (LAB_TCG_THREAD=single) runs
  * an access and its callback with no other vCPU's access between them:
  * exact, with every vCPU on one host thread.  A report sums the vCPUs'
  * counters while the other vCPUs run, as the cost mode's do.
