@@ -246,17 +246,18 @@ done <<<"$PARTS"
 "$GT" replay "$HW" "$out" >"$out/calibration.csv.new" && mv "$out/calibration.csv.new" "$out/calibration.csv"
 # the predictor's designs on it, scored beside the load-only rule on the
 # same cells
-for d in lab bound; do
+designs=$("$GT" designs)
+for d in $designs; do
 	"$GT" predict --design "$d" "$HW" "$out/calibration.csv" >"$out/predictions-$d.csv"
 	"$GT" predict --design "$d" --terms "$HW" "$out/calibration.csv" >"$out/terms-$d.csv"
 done
 {
-	for d in lab bound; do
+	for d in $designs; do
 		"$GT" score --predictions "$out/predictions-$d.csv" "$HW" | sed "s/^predictions,/predictor ($d design),/"
 	done
-	"$GT" score --cells-of "$out/predictions-lab.csv" "$HW"
+	"$GT" score --cells-of "$out/predictions-${designs%%$'\n'*}.csv" "$HW"
 	"$GT" score "$HW"
-	for d in lab bound; do
+	for d in $designs; do
 		echo
 		echo "predictor ($d design), every cell:"
 		"$GT" score --predictions "$out/predictions-$d.csv" --format table "$HW"

@@ -4,6 +4,7 @@
     ground_truth.py score [--predictions FILE | --cells-of FILE] [--format summary|table] HW.CSV
     ground_truth.py grid [--cpus N] [--ceilings "BENCH=FRACTION ..."] HW.CSV
     ground_truth.py replay HW.CSV DIR
+    ground_truth.py designs
     ground_truth.py predict [--knobs KNOBS] [--design lab|bound] [--terms] HW.CSV CALIBRATION.CSV
 
 HW.CSV is a hardware table as data/hardware/zen3-sis-node-2023.csv
@@ -623,6 +624,7 @@ def main(argv=None):
     p = sub.add_parser("replay", help="the calibration CSV of a replay (scripts/calibrate.sh)")
     p.add_argument("hardware")
     p.add_argument("dir")
+    sub.add_parser("designs", help="the predictor's designs, one a line")
     p = sub.add_parser("predict", help="predictions CSV from a calibration CSV (predict)")
     p.add_argument("--knobs", default="llc_balancing=0", help="the replay column to predict from")
     p.add_argument("--terms", action="store_true", help="each prediction's terms instead")
@@ -631,6 +633,9 @@ def main(argv=None):
     p.add_argument("hardware")
     p.add_argument("calibration")
     args = ap.parse_args(argv)
+    if args.cmd == "designs":
+        print("\n".join(DESIGNS))
+        return 0
     cells = read_hardware(args.hardware)
     if args.cmd == "predict":
         pred, terms = predict(cells, tip_values(args.hardware), replay_rows(args.calibration),
