@@ -154,10 +154,8 @@ REPLAY_COLUMNS = ("benchmark", "nps", "case", "variant", "label", "boot_args", "
 def plan_of(path, conf):
     """A run's plan.txt as {key: value}; without one (a fixture), its
     configuration's."""
-    if not os.path.isfile(path):
-        return conf
-    with open(path) as f:
-        return dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+    import score_report
+    return score_report.read_keys(path) if os.path.isfile(path) else conf
 
 
 def replay(cells, path):
@@ -479,14 +477,11 @@ HW_HACKBENCH_FDS = 20
 # in the 2023 runs: the middle)
 ZEN3_IPC = 1.0
 ZEN3_GHZ = 3.0
-# a line moved between two CCX of one socket, in ns (Prateek's
-# measurement on the same machine, data/hardware/README.md: high 80s to
-# low 90s): the plugin's transfers a variant adds are its reads of the
-# other LLCs' lines
-CCX_LINE_NS = 90.0
-# a line moved across each boundary, in ns, the same source: the CCX's
-# (high 80s to low 90s), the NPS4 quadrants' (high 90s), the NPS2
-# halves' (100 to 110), the sockets' (about 180)
+# a line moved across each boundary, in ns (Prateek's measurement on the
+# same machine, data/hardware/README.md): the CCX's (high 80s to low
+# 90s; the plugin's scheduler transfers a variant adds, its reads of the
+# other LLCs' lines, are taken at it), the NPS4 quadrants' (high 90s),
+# the NPS2 halves' (100 to 110), the sockets' (about 180)
 LINE_NS = {"ccx": 90.0, "quad": 97.0, "half": 105.0, "socket": 180.0}
 
 
@@ -532,7 +527,7 @@ def predict(cells, tips, rows, knobs, design="lab"):
 
       pred = dhit - 100 * (w * dI / (IPC * GHz) + moved) / c
 
-    moved = w * dX * CCX_LINE_NS, or with the plugin's locality mode
+    moved = w * dX * LINE_NS['ccx'], or with the plugin's locality mode
     sum over the boundaries b of dL_b * LINE_NS[b]
 
     dhit: the variant's idle-hit rate less tip's (points, runs without
@@ -597,7 +592,7 @@ def predict(cells, tips, rows, knobs, design="lab"):
             if loc:
                 moved = sum((dl[b_][0] - dl[b_][1]) * LINE_NS[b_] for b_ in LINE_NS)
             else:
-                moved = w * dx * CCX_LINE_NS
+                moved = w * dx * LINE_NS["ccx"]
             cost_ns = w * di / (ZEN3_IPC * ZEN3_GHZ) + moved
             p = dhit - 100.0 * cost_ns / c_ns
             sds = [fig(r, "idle_hit_pct_sd") for r in (run[v], run["tip"])]

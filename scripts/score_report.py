@@ -101,16 +101,22 @@ NOISE = (
     "cells, with the cell of the largest.")
 
 
-def read_conf(path):
-    if not os.path.isfile(path):
-        fail("no run configuration %s (score.sh writes it next to score.csv; "
-             "--conf names another)" % path)
+def read_keys(path):
+    """A file of KEY=VALUE lines (score.conf, plan.txt) as a dict."""
     conf = {}
     with open(path) as f:
         for line in f:
             key, sep, value = line.rstrip("\n").partition("=")
             if sep:
                 conf[key] = value
+    return conf
+
+
+def read_conf(path):
+    if not os.path.isfile(path):
+        fail("no run configuration %s (score.sh writes it next to score.csv; "
+             "--conf names another)" % path)
+    conf = read_keys(path)
     for key in ("nps", "features", "variants", "benches"):
         if key not in conf:
             fail("%s has no %s= line" % (path, key))
