@@ -50,8 +50,13 @@ The whole guest console plus its final dmesg goes to LOG.
   --stall SEC     the same, failing with "guest stalled", when after SEC
                   seconds of console silence (default 300; 0: never)
                   and again a minute later a quarter of the vCPUs or
-                  more wait on jiffies_lock: under TCG with many vCPUs
-                  per host core that queue may never drain
+                  more wait on jiffies_lock, or when after a new stall
+                  report of the kernel (RCU, soft lockup, hung task)
+                  and again a minute later a quarter of them, or 8,
+                  spin in a lock's slow path with interrupts off, on
+                  whichever lock: under TCG with many vCPUs per host
+                  core such a convoy may never drain
+                  (Documentation/tcg.md)
   --cost FILE     run the sis-cost TCG plugin (build-cost-plugin.sh;
                   \$COST_PLUGIN overrides it) on the kernel's
                   scheduler functions (cost-map.sh: the kernel must sit
@@ -280,42 +285,57 @@ monitor() {
 	EOT
 }
 
-# convoy: whether the vCPUs' registers show the emulator's convoy on
-# jiffies_lock (hang-digest.sh --convoy; Documentation/tcg.md).  Each handover of
-# the queued lock waits for the host to run the next waiter's vCPU
-# thread, and CPUs whose ticks see jiffies stall keep joining the queue:
+# convoy: whether the vCPUs' registers show a lock convoy (hang-digest.sh
+# --convoy; Documentation/tcg.md).  Each handover of a queued lock waits
+# for the host to run the next waiter's vCPU thread, and CPUs whose ticks
+# need the lock (jiffies_lock, the RCU node locks) keep joining the queue:
 # the guest may not come out of it.
+# convoy ANY: ANY=0: on jiffies_lock only; ANY=1 (after a stall report of
+# the kernel's): on any lock, as a heavy run's vCPUs may spin on run-queue
+# locks at any look
 convoy() {
+	local v=0
 	: >"$work/probe"
 	monitor "$work/probe.regs"
-	"$LAB_TOP/scripts/hang-digest.sh" --convoy ${map:+--map "$map"} "$work/probe" >"$work/probe.digest" 2>/dev/null
+	"$LAB_TOP/scripts/hang-digest.sh" --convoy ${map:+--map "$map"} "$work/probe" >"$work/probe.digest" 2>/dev/null || v=$?
+	[ "$v" = 0 ] || { [ "$1" = 1 ] && [ "$v" = 3 ]; }
 }
 
 # watchdog PID: after $timeout s, after $boot_limit s without reaching
-# user space (LAB-BOOTED), or when a console silent for $stall s finds
-# the vCPUs in the jiffies_lock convoy twice a minute apart, write the
+# user space (LAB-BOOTED), or when the vCPUs are in a lock convoy twice a
+# minute apart, looked at after $stall s of console silence (on
+# jiffies_lock) or a new stall report of the kernel's (any lock), write the
 # vCPUs' registers and stacks (monitor), give the guest SYSRQ_GRACE s to
 # print its own, then end QEMU
 SYSRQ_GRACE=30
 watchdog() {
-	local t=0 up=0 size=0 quiet=0 s t0
+	local t=0 up=0 size=0 quiet=0 reports=0 n s t0
 	t0=$(date +%s)
 	while [ "$t" -lt "$timeout" ] && kill -0 "$1" 2>/dev/null; do
-		if [ "$boot_limit" = 0 ] || [ "$up" = 1 ]; then
+		if [ "$up" = 1 ]; then
 			:
 		elif grep -q 'LAB-BOOTED: ' "$log" 2>/dev/null; then
 			up=1
-		elif [ "$t" -ge "$boot_limit" ]; then
+		elif [ "$boot_limit" != 0 ] && [ "$t" -ge "$boot_limit" ]; then
 			: >"$work/no-user-space"
 			break
 		fi
 		s=$(stat -c %s "$log" 2>/dev/null || echo 0)
 		if [ "$s" != "$size" ]; then
 			size=$s quiet=0
+			# the kernel's own reports keep the console from silence
+			n=$(stall_reports "$log")
+			if [ "$stall" != 0 ] && [ "$n" -gt "$reports" ]; then
+				reports=$n
+				if convoy 1 && sleep 60 && convoy 1; then
+					cp "$work/probe.digest" "$work/convoy"
+					break
+				fi
+			fi
 		elif [ "$stall" != 0 ] && [ $((quiet += 1)) -ge "$stall" ]; then
 			# quiet counts loops, each a second or more
 			quiet=0
-			if convoy && sleep 60 && convoy; then
+			if convoy 0 && sleep 60 && convoy 0; then
 				cp "$work/probe.digest" "$work/convoy"
 				break
 			fi
@@ -359,7 +379,7 @@ if [ "$rc" -eq 124 ]; then
 	done
 	where="its vCPUs' registers are in $log.regs, the tops of their stacks in $log.stack, its CPUs' stacks and blocked tasks (sysrq l, w) in $log"
 	if [ -e "$work/convoy" ]; then
-		note "error: guest stalled: $(sed -n 's/^locks: //p' "$work/convoy") after $stall s of silence, twice a minute apart (the emulator's jiffies_lock convoy, Documentation/tcg.md); $where"
+		note "error: guest stalled: $(sed -n 's/^locks: //p' "$work/convoy") after $stall s of silence or a stall report, twice a minute apart (a lock convoy, Documentation/tcg.md); $where"
 		exit 126
 	elif [ -e "$work/no-user-space" ]; then
 		note "error: guest did not reach user space within $boot_limit s; $where"

@@ -22,17 +22,20 @@ interrupts off), with the kernel's SYSTEM_MAP to name the addresses:
             is in (firmware: not yet started by Linux), with interrupts
             off or halted
   locks:    for the vCPUs in a lock's slow path, the lock whose address a
-            register of theirs holds, when it is a named variable
-            (jiffies_lock: the emulator's convoy, see boot.sh)
+            register of theirs holds, when it lies in a named variable
+            (jiffies_lock; rcu_state+0x140: a field of one)
 and, when LOG.stack holds the words on top of each vCPU's kernel stack
 (boot.sh reads them through the monitor too):
   stacks:   for each group of vCPUs not halted, the kernel functions
             whose addresses lie on most of its stacks, nearest first
             (return addresses, and like the "?" frames of a kernel
             backtrace possibly stale ones)
-With --convoy it prints only the locks line and exits 0 when LOG.regs
-shows the emulator's convoy on jiffies_lock: a quarter of the vCPUs or
-more in a lock's slow path on it (boot.sh's stall check), 1 otherwise.
+With --convoy it prints only the locks line and exits with the verdict
+of boot.sh's stall check on LOG.regs: 0 for the emulator's convoy on
+jiffies_lock (a quarter of the vCPUs or more in a lock's slow path on
+it), 3 for a convoy on another lock (a quarter of the vCPUs, or 8 of
+them, or more, spinning in a lock's slow path with interrupts off), 1
+for none.
 EOT
 }
 map= convoy=0
@@ -140,15 +143,45 @@ tr -d '\r' <"$1.regs" | awk -v map="$map" -v stack="$1.stack" -v convoy="$convoy
 BEGIN {
 	while (map != "" && (getline line <map) > 0) {
 		split(line, f, " ")
+		# the end of the data a variable may extend to: the next
+		# symbol of any kind
+		if (length(f[1]) == 16 && nd && dend[nd] == "" && f[1] != daddr[nd])
+			dend[nd] = f[1]
 		if (length(f[1]) == 16 && f[2] ~ /^[tTwW]$/) {
 			addr[++n] = f[1]
 			name[n] = f[3]
 			if (f[3] == "_stext") stext = f[1]
 			if (f[3] == "_etext") etext = f[1]
 		} else if (length(f[1]) == 16 && f[2] ~ /^[dDbB]$/) {
-			data[f[1]] = f[3]
+			daddr[++nd] = f[1]
+			dname[nd] = f[3]
 		}
 	}
+}
+# the variable holding address a, as NAME or NAME+0xOFF: the last data
+# symbol at or below it, when a is its address or lies below the next
+# symbol; "" otherwise
+function var(a, lo, hi, mid) {
+	lo = 0; hi = nd
+	while (lo < hi) {
+		mid = int((lo + hi + 1) / 2)
+		if ((daddr[mid] "") <= (a "")) lo = mid; else hi = mid - 1
+	}
+	if (!lo)
+		return ""
+	if (a == daddr[lo])
+		return dname[lo]
+	if (dend[lo] == "" || (a "") >= (dend[lo] ""))
+		return ""
+	return sprintf("%s+0x%x", dname[lo], hex(a) - hex(daddr[lo]))
+}
+# the low 32 bits of a hex address: enough for an offset into a variable
+function hex(s, i, v) {
+	s = substr(s, length(s) - 7)
+	v = 0
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
 }
 # the function holding address a: the last symbol at or below it
 function sym(a, lo, hi, mid) {
@@ -188,10 +221,12 @@ function sym(a, lo, hi, mid) {
 	# holds the address of a named variable
 	if (g ~ /_lock_slowpath$/) {
 		nspin[g]++
+		if (state == "interrupts off")
+			spinoff++
 		split("RDI RSI RDX RCX RAX RBX R8 R9 R10 R11 R12 R13 R14 R15", rn, " ")
 		for (j = 1; j <= 14; j++)
-			if ((rn[j] in reg) && (reg[rn[j]] in data)) {
-				lk = g SUBSEP data[reg[rn[j]]]
+			if ((rn[j] in reg) && (v = var(reg[rn[j]])) != "") {
+				lk = g SUBSEP v
 				if (!(lk in nlock)) lorder[++nl] = lk
 				nlock[lk]++
 				break
@@ -212,10 +247,12 @@ END {
 		if (lp[2] == "jiffies_lock")
 			jl += nlock[lorder[i]]
 	}
+	if (s == "" && spinoff)
+		s = spinoff " in a lock slow path, on no named variable"
 	if (s != "")
 		print "locks: " s
 	if (convoy)
-		exit !(total && jl * 4 >= total)
+		exit total && jl * 4 >= total ? 0 : spinoff && (spinoff * 4 >= total || spinoff >= 8) ? 3 : 1
 	if (stext == "" || etext == "")
 		exit
 	# each stack: the first four functions of kernel text on it, other

@@ -111,6 +111,12 @@ bench_host_programs() {
 # leaves it out unless asked
 LAB_DEBUG_PATCH='*-sched-fair-Add-select_idle_sibling-statistics.patch'
 
+# stall_reports LOG: how many stalls (RCU, soft lockup, hung task) the
+# kernel reported in the console LOG
+stall_reports() {
+	grep -cE 'detected stalls|soft lockup|blocked for more than' "$1" 2>/dev/null || true
+}
+
 note() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
 }

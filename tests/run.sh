@@ -52,8 +52,8 @@ TEST_BOOT_TIMEOUT (default 1200: seconds a test boot may take before its
 guest dumps its stacks and the boot fails), TEST_BOOT_LIMIT (default 400:
 seconds it may take to reach user space; a full-shape boot that does
 not is booted once more), TEST_BOOT_STALL (default 150: seconds of a
-silent console after which boot.sh looks for the jiffies_lock convoy,
-twice a minute apart; a guest stalled so is booted once more),
+silent guest after which boot.sh looks for a lock convoy, twice a
+minute apart; a guest stalled so is booted once more),
 TEST_BENCH=0 (skip the bench smoke run, the base's and the killed one),
 TEST_HANG=0 (skip the hung guest boots), TEST_COST=0 (skip the cost
 plugin's boots and its scoreboard job),

@@ -48,8 +48,9 @@ boot_check() {
 	# under TCG the full shape stops at boot in about half of its boots,
 	# with every vCPU queued on one spinlock, the base kernel's as well,
 	# and the small shape's 64 vCPUs did so once; the scaled shape's 128
-	# did so on jiffies_lock after boot, in sis-node-core-test, and
-	# boot.sh calls that convoy a stalled guest (Documentation/tcg.md): a guest that
+	# did so on jiffies_lock and on an RCU node lock after boot, in
+	# sis-node-core-test, which boot.sh calls a stalled guest (a lock
+	# convoy, Documentation/tcg.md): a guest that
 	# never reached user space (boot.sh's status 125) or stalled so (126)
 	# is booted once more, the first boot's logs kept and its digest printed
 	if [ -z "${EARLY_LOG:-}${SPLAT_LOG:-}" ] && { [ "$rc" = 125 ] || [ "$rc" = 126 ]; }; then
