@@ -66,7 +66,7 @@ DIR/agreement.txt: the predictor's designs and the load-only rule
 scored on the same cells, and the table of every cell.
 
   --out DIR     start a replay in DIR (default data/calibrate/<date>-<model>-<shape>:
-                its records are committed data, data/calibrate/.gitignore
+                its records are committed data, data/.gitignore
                 leaves out its logs, the plugin's reports and the kernel;
                 commit them as they come: a replay cut short resumes
                 from the commit where the commit builds the same kernel)
