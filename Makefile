@@ -11,7 +11,7 @@ export NPS SHAPE MODEL KERNEL_SRC LAB_OUT CMD
 
 S := scripts
 
-.PHONY: help deps base patch build boot qemu-full check check-full test bench score calibrate mail reliability clean
+.PHONY: help deps base patch build boot qemu-full check check-full test bench score calibrate results mail reliability clean
 
 help:
 	@echo "make deps        install the Debian packages the lab needs, build the cost plugin"
@@ -25,6 +25,7 @@ help:
 	@echo "make bench       run the benchmark matrix (NPS= SIZE= BENCHES= VARIANTS= ROUNDS=; RESUME=DIR goes on with a run)"
 	@echo "make score       SIS scoreboard: decisions per variant under a load sweep (NPS=\"1 2 4\" SIZE= ROUNDS= BOOTS= MMC= RESUME=)"
 	@echo "make calibrate   the hardware table's cells the lab reaches, replayed as make score runs (RESUME=DIR PARTS=)"
+	@echo "make results     Documentation/results.md made again from the runs committed under data/"
 	@echo "make mail        one posting per topic of patches/topics, send-email dry run (TOPIC= MAIL_ARGS=--send)"
 	@echo "make reliability debug kernel under hotplug, partitions, isolcpus, nosmt (slow)"
 	@echo "make clean       remove build/ except downloads and the ccache"
@@ -67,6 +68,9 @@ score: deps
 # RESUME=DIR goes on with the replay in DIR; PARTS="NAME..." runs only those
 calibrate: deps
 	@$(S)/calibrate.sh $(if $(RESUME),--resume '$(RESUME)') $(if $(PARTS),--parts '$(PARTS)')
+
+results:
+	@python3 $(S)/results.py
 
 mail: deps
 	@$(S)/mail.sh $(if $(TOPIC),--topic '$(TOPIC)') $(MAIL_ARGS)

@@ -100,6 +100,7 @@ sec_host() {
 	engine_exit_status
 	matrix_resume
 	ground_truth_scores
+	results_traceable
 	base_fixture_use
 	bench_driver_failures
 	refresh_refuses_edited_stack
