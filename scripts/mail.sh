@@ -102,7 +102,7 @@ norm=$work/topics
 awk -v F="${topics_file#"$LAB_TOP"/}" '
 	function bad(msg) { printf "%s:%d: %s\n", F, NR, msg; exit 1 }
 	function flush() { if (key != "") print cur "\t" key "\t" val; key = "" }
-	BEGIN { cur = "-"; g = " version previous "
+	BEGIN { cur = "-"; g = " version previous lab "
 		t = " patches after rfc variants maintainers-of change-id " }
 	/^[ \t]*(#|$)/ { next }
 	/^[ \t]/ { if (key == "") bad("a continued line without a key")
@@ -178,8 +178,17 @@ for t in $all_topics; do
 		die "${f#"$LAB_TOP"/}: the first line is the subject, the second must be empty"
 	seen="$seen$t "
 done
+# the lab stack's own patches (lab:), in the series but posted by no topic
+declare -A lab_of=()
+for s in $(tget - lab); do
+	[ -n "${file_of[$s]:-}" ] ||
+		die "lab: names the patch $s, which is not in ${patches#"$LAB_TOP"/}/series"
+	[ -z "${topic_of[$s]:-}" ] ||
+		die "the patch ${file_of[$s]} is in lab: and in topic ${topic_of[$s]}"
+	lab_of[$s]=1
+done
 for p in $series; do
-	[ -n "${topic_of[$(slug "$p")]:-}" ] ||
+	[ -n "${topic_of[$(slug "$p")]:-}${lab_of[$(slug "$p")]:-}" ] ||
 		die "$p (${patches#"$LAB_TOP"/}/series) is in no topic of ${topics_file#"$LAB_TOP"/}"
 done
 
@@ -190,6 +199,7 @@ read -r prev_version prev_rev <<<"$(tget - previous)" || true
 changes=$covers/changes.txt
 [ -f "$changes" ] || die "no ${changes#"$LAB_TOP"/} (what changed in each patch since v$prev_version)"
 for p in $series; do
+	[ -z "${lab_of[$(slug "$p")]:-}" ] || continue
 	grep -q "^$(slug "$p"): ." "$changes" ||
 		die "${changes#"$LAB_TOP"/} has no line for $(slug "$p") (what changed since v$prev_version)"
 done
@@ -201,7 +211,7 @@ if [ "$mode" = list ]; then
 	exit 0
 fi
 if [ "$mode" = check ]; then
-	note "$(echo "$all_topics" | wc -w) topics, $(echo "$series" | wc -w) patches, each in exactly one topic; cover letters and changes since v$prev_version complete"
+	note "$(echo "$all_topics" | wc -w) topics, $(echo "$series" | wc -w) patches, each in exactly one topic${lab_of[*]:+ or, ${#lab_of[@]} of them, in the lab stack alone (lab:)}; cover letters and changes since v$prev_version complete"
 	exit 0
 fi
 

@@ -1,0 +1,80 @@
+#!/bin/sh
+# lab-boot: scaled 1 2
+# Guest test of SIS_WORD (lab only): LLCs 0, 1 and 2 of node 0 full, LLC 3
+# idle, and a task woken in LLC 0 that may use the four.  SIS_NODE scans
+# LLCs 1 and 2 CPU by CPU before it finds LLC 3; with SIS_WORD the walk
+# reads the words of LLCs 1 and 2, empty since their cores are busy, and
+# claims a core of LLC 3; with SIS_WORD_SUMMARY it reads the node's word
+# and visits LLC 3 alone.  Then LLC 3 runs SCHED_IDLE hogs only: its CPUs
+# never enter idle, yet SIS_WORD must still find them.
+. /lab/sis-lib.sh
+ktap_begin
+N=100
+
+require_feature SIS_NODE SIS_WORD SIS_WORD_SUMMARY
+node=$(cat /sys/devices/system/node/node0/cpulist)
+llc=$(llc 0)
+if [ "$(count "$node")" -lt $((4 * $(count "$llc"))) ]; then
+	result sis-word ok "skipped: node 0 ($node) has fewer than 4 LLCs"
+	exit 0
+fi
+wide=$llc,$(llc 1),$(llc 2),$(llc 3)
+saved=$(features_saved)
+features_off
+for f in NO_SIS_UTIL SIS_NODE; do
+	echo "$f" >"$SCHED_FEATURES"
+done
+
+hogs "$llc"
+hogs "$(llc 1)"
+hogs "$(llc 2)"
+# run MODE FEATURES...: N wakeups from LLC 0 with FEATURES on, SIS_WORD and
+# SIS_WORD_SUMMARY off otherwise
+run() {
+	m=$1
+	shift
+	echo NO_SIS_WORD_SUMMARY >"$SCHED_FEATURES"
+	echo NO_SIS_WORD >"$SCHED_FEATURES"
+	for f in "$@"; do
+		echo "$f" >"$SCHED_FEATURES"
+	done
+	/lab/sis-stats.sh --audit sis-load -c "$llc" wakeups "$N" "$wide" >"/tmp/sw-$m" 2>&1
+	echo "== $m: SIS_NODE $*"
+	cat "/tmp/sw-$m"
+}
+run node
+run word SIS_WORD
+run word-sum SIS_WORD SIS_WORD_SUMMARY
+# LLC 3 busy with SCHED_IDLE tasks only: free for an ordinary wakee
+start_hogs IH "$(llc 3)" -i
+run word-idle SIS_WORD
+end_hogs IH
+stop_hogs
+features_restore "$saved"
+
+# a run's figures: hits, misses and probes per wakeup
+np=$(sis_stat node_probes /tmp/sw-node)
+for m in word word-sum word-idle; do
+	eval "h_$(echo $m | tr - _)=\$(sis_stat node_hits /tmp/sw-$m)"
+	eval "x_$(echo $m | tr - _)=\$(sis_stat audit_node_miss /tmp/sw-$m)"
+	eval "p_$(echo $m | tr - _)=\$(sis_stat node_probes /tmp/sw-$m)"
+	eval "v_$(echo $m | tr - _)=\$(sis_stat node_visits /tmp/sw-$m)"
+done
+if [ "${h_word:-0}" -ge $((N * 9 / 10)) ] && [ "${x_word:-$N}" -le $((N / 10)) ] &&
+	[ "${p_word:-0}" -gt 0 ] && [ "$((2 * p_word))" -le "${np:-0}" ]; then
+	result sis-word-finds ok "$h_word of $N wakeups took a core of LLC 3 with $p_word probes in all, SIS_NODE $np; $x_word misses"
+else
+	result sis-word-finds FAIL "SIS_WORD: ${h_word:-?} hits, ${x_word:-?} misses of $N, ${p_word:-?} probes; SIS_NODE: ${np:-?} probes (want at most half)"
+fi
+# without the summary the walk reads LLCs 1, 2 and 3; with it LLC 3 only
+if [ "${h_word_sum:-0}" -ge $((N * 9 / 10)) ] && [ "${v_word:-0}" -ge $((2 * N)) ] &&
+	[ "${v_word_sum:-0}" -gt 0 ] && [ "$v_word_sum" -le $((N * 11 / 10)) ]; then
+	result sis-word-summary ok "$v_word_sum LLCs visited for $N wakeups with the node's word, $v_word without; $h_word_sum hits"
+else
+	result sis-word-summary FAIL "${v_word_sum:-?} LLCs visited with SIS_WORD_SUMMARY (want about one per wakeup), ${v_word:-?} without (want three), ${h_word_sum:-?} hits of $N"
+fi
+if [ "${h_word_idle:-0}" -ge $((N * 9 / 10)) ] && [ "${x_word_idle:-$N}" -le $((N / 10)) ]; then
+	result sis-word-sched-idle ok "LLC 3 running SCHED_IDLE tasks only: $h_word_idle of $N wakeups took it, $x_word_idle misses"
+else
+	result sis-word-sched-idle FAIL "LLC 3 running SCHED_IDLE tasks only: ${h_word_idle:-?} of $N wakeups took it, ${x_word_idle:-?} misses (want 9 in 10, at most a tenth)"
+fi
