@@ -29,30 +29,16 @@ import re
 import subprocess
 import sys
 
+from lab_results import PROG, fail
+from score_report import read_keys
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
-PROG = os.path.basename(sys.argv[0])
 OUT = "Documentation/results.md"
 # where data sets live, relative to the repository
 HOMES = ("data/calibrate", "data/runs")
 # the plan and configuration lines each score run's heading shows
 CONF_KEYS = ("variants", "knobs", "jobs", "nps", "rounds", "boots")
-
-
-def fail(msg):
-    print("%s: error: %s" % (PROG, msg), file=sys.stderr)
-    sys.exit(1)
-
-
-def read_keys(path):
-    """KEY=VALUE lines of a plan or configuration, as a dict."""
-    keys = {}
-    with open(path) as f:
-        for line in f:
-            k, sep, v = line.rstrip("\n").partition("=")
-            if sep:
-                keys[k] = v
-    return keys
 
 
 TRACKED = None
