@@ -355,6 +355,41 @@ def cmd_attach(args):
     return 0
 
 
+def cmd_groups(args):
+    """Per ok row of a score CSV, each code path's instructions, line
+    transfers and upgrades per wakeup, from the plugin's output of the
+    row's boot next to the CSV (cost-npsN-bootB.out), as CSV."""
+    groups = read_groups()
+    names = [x for x, _ in groups] + ['other', 'sched']
+    here = os.path.dirname(os.path.abspath(args.csv))
+    with open(args.csv, newline='') as f:
+        rows = list(csv.DictReader(f))
+    w = csv.writer(sys.stdout, lineterminator='\n')
+    w.writerow(['nps', 'variant', 'load', 'load_point', 'round', 'boot', 'wakeups',
+                'group', 'insns_pw', 'xfer_pw', 'upgr_pw'])
+    cache = {}
+    for r in rows:
+        a, b = r.get('cost_from', 'NA'), r.get('cost_to', 'NA')
+        if r.get('status') != 'ok' or a in ('', 'NA') or b in ('', 'NA'):
+            continue
+        out = os.path.join(here, f"cost-nps{r['nps']}-boot{r['boot']}.out")
+        if out not in cache:
+            if not os.path.exists(out):
+                raise CostError(f'no plugin output {out} for the rows of NPS{r["nps"]} boot {r["boot"]}')
+            cache[out] = read_marks(out)
+        d = delta(cache[out], int(a), int(b))
+        wake = wakeups(d)
+        if not wake:
+            continue
+        s = sums(d, groups)
+        for g in names:
+            t = s.get(g, dict.fromkeys(FIELDS, 0))
+            w.writerow([r['nps'], r['variant'], r['load'], r['load_point'], r['round'], r['boot'],
+                        wake, g, f"{t['insns'] / wake:.1f}", f"{t['xfer'] / wake:.3f}",
+                        f"{t['upgr'] / wake:.3f}"])
+    return 0
+
+
 def read_jobs(log):
     """The ok runs of guest/cost-jobs.sh in a console log: a list of
     (round, job, work, from, to)."""
@@ -512,6 +547,10 @@ def main(argv=None):
     p.add_argument('out', help="the plugin output file of the boot that wrote those rows "
                    "(missing: the rows' cost figures are NA)")
     p.set_defaults(fn=cmd_attach)
+    p = sub.add_parser('groups', help="each code path's cost per wakeup, per ok row of a score CSV "
+                       "(the plugin's outputs beside it), as CSV")
+    p.add_argument('csv')
+    p.set_defaults(fn=cmd_groups)
     p = sub.add_parser('compare', help="two kernels' costs, job by job (guest/cost-jobs.sh runs)")
     p.add_argument('log_a', help="kernel A's console log (the cost-job lines)")
     p.add_argument('out_a', help="kernel A's plugin output")

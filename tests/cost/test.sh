@@ -22,6 +22,23 @@ cost_host_tests() {
 	else
 		notok "sis_cost.py show: $(head -n8 "$tmp/cost.diff" "$tmp/cost.show" | tr '\n' ' ')"
 	fi
+	# groups: each ok row's code paths per wakeup, from the output of its
+	# boot beside the CSV (the fixture's placement: 40000 instructions, 60
+	# transfers, 80 wakeups); a boot without one is one error line
+	mkdir -p "$tmp/cost-groups"
+	cp "$d/rows.csv" "$tmp/cost-groups/score.csv"
+	cp "$d/fixture.out" "$tmp/cost-groups/cost-nps1-boot1.out"
+	local ge gs=0
+	ge=$("$S/sis_cost.py" groups "$tmp/cost-groups/score.csv" 2>&1 >/dev/null) || gs=$?
+	cp "$d/fixture.out" "$tmp/cost-groups/cost-nps1-boot2.out"
+	if [ "$gs" = 1 ] && [[ $ge == "sis_cost.py: error: no plugin output "*"cost-nps1-boot2.out for the rows of NPS1 boot 2" ]] &&
+		"$S/sis_cost.py" groups "$tmp/cost-groups/score.csv" >"$tmp/cost-groups/out.csv" 2>&1 &&
+		[ "$(grep -c ',placement,500.0,0.750,0.000$' "$tmp/cost-groups/out.csv")" = 2 ] &&
+		[ "$(grep -c ',2,1,' "$tmp/cost-groups/out.csv")" = 0 ]; then
+		ok "sis_cost.py groups: each ok row's code paths per wakeup (placement 500.0 instructions, 0.750 transfers), the failed row left out, a boot without output one error line"
+	else
+		notok "sis_cost.py groups: status $gs ($ge), then $(head -n3 "$tmp/cost-groups/out.csv" | tr '\n' ' ')"
+	fi
 	# attach: the rows of NPS1 boot 1 get figures, a failed row NA, a row
 	# of another boot is left NA
 	cp "$d/rows.csv" "$tmp/cost-rows.csv"
