@@ -301,6 +301,12 @@ convoy() {
 	[ "$v" = 0 ] || { [ "$1" = 1 ] && [ "$v" = 3 ]; }
 }
 
+# stalled ANY: a convoy (convoy ANY) at two looks a minute apart, its
+# digest kept in $work/convoy
+stalled() {
+	convoy "$1" && sleep 60 && convoy "$1" && cp "$work/probe.digest" "$work/convoy"
+}
+
 # watchdog PID: after $timeout s, after $boot_limit s without reaching
 # user space (LAB-BOOTED), or when the vCPUs are in a lock convoy twice a
 # minute apart, looked at after $stall s of console silence (on
@@ -327,18 +333,12 @@ watchdog() {
 			n=$(stall_reports "$log")
 			if [ "$stall" != 0 ] && [ "$n" -gt "$reports" ]; then
 				reports=$n
-				if convoy 1 && sleep 60 && convoy 1; then
-					cp "$work/probe.digest" "$work/convoy"
-					break
-				fi
+				! stalled 1 || break
 			fi
 		elif [ "$stall" != 0 ] && [ $((quiet += 1)) -ge "$stall" ]; then
 			# quiet counts loops, each a second or more
 			quiet=0
-			if convoy 0 && sleep 60 && convoy 0; then
-				cp "$work/probe.digest" "$work/convoy"
-				break
-			fi
+			! stalled 0 || break
 		fi
 		sleep 1
 		t=$(($(date +%s) - t0))

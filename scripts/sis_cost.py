@@ -68,6 +68,11 @@ def read_groups(path=GROUPS):
     return groups
 
 
+def group_names(groups):
+    """The groups in report order: the file's, then other and sched."""
+    return [x for x, _ in groups] + ['other', 'sched']
+
+
 def group_of(name, groups):
     # a GCC clone (.isra.0, .constprop.0, .part.0, .cold) is its function's
     name = re.sub(r'\.(isra|constprop|part|cold|lto_priv)(\.\d+)?.*$', '', name)
@@ -233,7 +238,7 @@ def cmd_show(args):
           f'{" and ".join(NOT_WAKEUP_FNS)} calls), {sw} context switches ({SWITCH_FN} calls)')
     print(f"{'group':<10} {'insns':>12} {'per wakeup':>11} {'transfers':>10} "
           f"{'per wakeup':>11} {'upgrades':>9}")
-    for name in [x for x, _ in groups] + ['other', 'sched']:
+    for name in group_names(groups):
         t = s.get(name)
         if not t:
             continue
@@ -360,7 +365,7 @@ def cmd_groups(args):
     transfers and upgrades per wakeup, from the plugin's output of the
     row's boot next to the CSV (cost-npsN-bootB.out), as CSV."""
     groups = read_groups()
-    names = [x for x, _ in groups] + ['other', 'sched']
+    names = group_names(groups)
     here = os.path.dirname(os.path.abspath(args.csv))
     with open(args.csv, newline='') as f:
         rows = list(csv.DictReader(f))
