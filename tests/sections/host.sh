@@ -117,14 +117,18 @@ sec_host() {
 	# the platforms' topology without booting, against fixtures
 	. "$top/tests/topology/test.sh"
 	topology_tests
-	# the SIS_CORE naming of two racing scans (0011, 0012), every
-	# interleaving: v2's loses a free core's name, v3's never does
-	local model
-	if model=$("$top/tests/model/sis-rename.py" 2>&1); then
-		ok "naming model: $(echo "$model" | tr '\n' ';' | sed 's/;$//')"
-	else
-		notok "naming model: $(echo "$model" | tr '\n' ';' | sed 's/;$//')"
-	fi
+	# the models of interleavings, each showing the earlier protocols lose
+	# what the kernel's keeps: the SIS_CORE naming of two racing scans
+	# (0011, 0012) and SIS_WORD's bits with store buffers (0024)
+	local model name out
+	for model in "sis-rename.py:naming model" "sis-word.py:idle-word model"; do
+		name=${model#*:}
+		if out=$("$top/tests/model/${model%%:*}" 2>&1); then
+			ok "$name: $(echo "$out" | tr '\n' ';' | sed 's/;$//')"
+		else
+			notok "$name: $(echo "$out" | tr '\n' ';' | sed 's/;$//')"
+		fi
+	done
 	# which boots are booted again (retry_splats): fixed guest logs, a soft
 	# lockup or a warning outside the series' files alone (retry-*), with
 	# another splat or none (no-retry-*)
