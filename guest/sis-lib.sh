@@ -363,14 +363,15 @@ sis_features() {
 # which it does nothing: SIS_NODE_LIMIT and SIS_NODE_MMC bound SIS_NODE's
 # search, SIS_NODE_CORE makes it read SIS_CORE's masks, SIS_NODE_SUMMARY
 # lists the LLCs SIS_NODE_CORE's walk visits, SIS_WORD_SUMMARY those
-# SIS_WORD's does, SIS_WORD_SPARE holds SIS_WORD's walk to LLCs with a core
+# SIS_WORD's does, SIS_WORD_SPARE holds that walk to a node with idle cores
 # to spare.  Fails when the kernel refuses a name.
 feature_on() {
 	case $1 in
 	SIS_NODE_LIMIT|SIS_NODE_MMC) echo SIS_NODE >"$SCHED_FEATURES" || return ;;
 	SIS_NODE_CORE) { echo SIS_NODE >"$SCHED_FEATURES" && echo SIS_CORE >"$SCHED_FEATURES"; } || return ;;
 	SIS_NODE_SUMMARY) feature_on SIS_NODE_CORE || return ;;
-	SIS_WORD_SUMMARY|SIS_WORD_SPARE) feature_on SIS_WORD || return ;;
+	SIS_WORD_SUMMARY) feature_on SIS_WORD || return ;;
+	SIS_WORD_SPARE) feature_on SIS_WORD_SUMMARY || return ;;
 	esac
 	echo "$1" >"$SCHED_FEATURES"
 }
