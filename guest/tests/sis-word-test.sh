@@ -8,18 +8,23 @@
 # and visits LLC 3 alone.  Then LLC 3 runs SCHED_IDLE hogs only: its CPUs
 # never enter idle, yet SIS_WORD must still find them, also after the
 # wakeups of a SCHED_IDLE task, which cannot use them (claiming their cores
-# for it dropped them for good before).
+# for it dropped them for good before).  Last, SIS_WORD_SPARE with
+# SIS_WORD_EXIT: with LLCs 3 to 7 idle (five of the seven others) the walk
+# leaves for LLC 3; with LLCs 4 to 7 busy too it stays in LLC 0.
 . /lab/sis-lib.sh
 ktap_begin
 N=100
 
-require_feature SIS_NODE SIS_WORD SIS_WORD_SUMMARY
+require_feature SIS_NODE SIS_WORD SIS_WORD_SUMMARY SIS_WORD_SPARE SIS_WORD_EXIT
 node=$(cat /sys/devices/system/node/node0/cpulist)
 llc=$(llc 0)
 if [ "$(count "$node")" -lt $((4 * $(count "$llc"))) ]; then
 	result sis-word ok "skipped: node 0 ($node) has fewer than 4 LLCs"
 	exit 0
 fi
+# the SIS_WORD_SPARE cases want the 8 LLCs of a node of NPS1
+eight=
+[ "$(count "$node")" -lt $((8 * $(count "$llc"))) ] || eight=y
 wide=$llc,$(llc 1),$(llc 2),$(llc 3)
 saved=$(features_saved)
 features_off
@@ -31,12 +36,13 @@ hogs "$llc"
 hogs "$(llc 1)"
 hogs "$(llc 2)"
 # run MODE FEATURES...: N wakeups from LLC 0 with FEATURES on, SIS_WORD and
-# SIS_WORD_SUMMARY off otherwise
+# its refinements off otherwise
 run() {
 	m=$1
 	shift
-	echo NO_SIS_WORD_SUMMARY >"$SCHED_FEATURES"
-	echo NO_SIS_WORD >"$SCHED_FEATURES"
+	for f in SIS_WORD_EXIT SIS_WORD_SPARE SIS_WORD_SUMMARY SIS_WORD; do
+		echo "NO_$f" >"$SCHED_FEATURES"
+	done
 	for f in "$@"; do
 		echo "$f" >"$SCHED_FEATURES"
 	done
@@ -57,12 +63,20 @@ start_hogs IH "$(llc 3)" -i
 echo "== word-idle: SIS_NODE SIS_WORD SIS_WORD_SUMMARY, LLC 3 SCHED_IDLE, after a SCHED_IDLE wakee's $N"
 cat /tmp/sw-word-idle
 end_hogs IH
+# a node with idle cores to spare, then one without
+if [ -n "$eight" ]; then
+	run word-spare SIS_WORD SIS_WORD_SUMMARY SIS_WORD_EXIT SIS_WORD_SPARE
+	hogs "$(llc 4),$(llc 5),$(llc 6),$(llc 7)"
+	/lab/sis-stats.sh --audit sis-load -c "$llc" wakeups "$N" "$wide" >/tmp/sw-word-spare-busy 2>&1
+	echo "== word-spare-busy: as word-spare, LLCs 4 to 7 busy"
+	cat /tmp/sw-word-spare-busy
+fi
 stop_hogs
 features_restore "$saved"
 
 # a run's figures: hits, misses and probes per wakeup
 np=$(sis_stat node_probes /tmp/sw-node)
-for m in word word-sum word-idle; do
+for m in word word-sum word-idle word-spare word-spare-busy; do
 	eval "h_$(echo $m | tr - _)=\$(sis_stat node_hits /tmp/sw-$m)"
 	eval "x_$(echo $m | tr - _)=\$(sis_stat audit_node_miss /tmp/sw-$m)"
 	eval "p_$(echo $m | tr - _)=\$(sis_stat node_probes /tmp/sw-$m)"
@@ -88,4 +102,12 @@ if [ "${h_word_idle:-0}" -ge $((N * 9 / 10)) ] && [ "${x_word_idle:-$N}" -le $((
 	result sis-word-sched-idle ok "LLC 3 running SCHED_IDLE tasks only, after $N wakeups of a SCHED_IDLE task: $h_word_idle of $N wakeups took it, $x_word_idle misses"
 else
 	result sis-word-sched-idle FAIL "LLC 3 running SCHED_IDLE tasks only, after $N wakeups of a SCHED_IDLE task: ${h_word_idle:-?} of $N wakeups took it, ${x_word_idle:-?} misses (want 9 in 10, at most a tenth)"
+fi
+if [ -z "$eight" ]; then
+	result sis-word-spare ok "skipped: node 0 ($node) has fewer than 8 LLCs"
+elif [ "${h_word_spare:-0}" -ge $((N * 9 / 10)) ] && [ -n "${h_word_spare_busy:-}" ] &&
+	[ "$h_word_spare_busy" -le $((N / 10)) ]; then
+	result sis-word-spare ok "LLCs 3 to 7 idle: $h_word_spare of $N wakeups left for LLC 3; LLC 3 alone: $h_word_spare_busy"
+else
+	result sis-word-spare FAIL "SIS_WORD_SPARE: ${h_word_spare:-?} of $N wakeups left LLC 0 with LLCs 3 to 7 idle (want 9 in 10), ${h_word_spare_busy:-?} with LLC 3 alone (want at most a tenth)"
 fi
