@@ -370,7 +370,7 @@ feature_on() {
 	SIS_NODE_LIMIT|SIS_NODE_MMC) echo SIS_NODE >"$SCHED_FEATURES" || return ;;
 	SIS_NODE_CORE) { echo SIS_NODE >"$SCHED_FEATURES" && echo SIS_CORE >"$SCHED_FEATURES"; } || return ;;
 	SIS_NODE_SUMMARY) feature_on SIS_NODE_CORE || return ;;
-	SIS_WORD_SUMMARY) feature_on SIS_WORD || return ;;
+	SIS_WORD_SUMMARY|SIS_WORD_EXIT|SIS_WORD_LOAD) feature_on SIS_WORD || return ;;
 	SIS_WORD_SPARE) feature_on SIS_WORD_SUMMARY || return ;;
 	esac
 	echo "$1" >"$SCHED_FEATURES"

@@ -16,6 +16,10 @@
  *                                           connection: the partner is
  *                                           woken from the softirq that
  *                                           receives the byte
+ *   sis-load -c CPULIST pair LOOPS OTHER    a pipe pingpong of a process on
+ *                                           CPULIST and one on OTHER: no
+ *                                           wakeup of it runs placement
+ *                                           when each list has one CPU
  *   sis-load -c HOME rehome LOOPS WIDE      a pipe pingpong whose processes
  *                                           move back to HOME and then
  *                                           allow WIDE before each sleep,
@@ -86,6 +90,7 @@ static void usage(void)
 		"       sis-load [-i] [-k] [-c CPULIST] pingpong|tcppingpong LOOPS [PARTNER [WARMUP]]\n"
 		"       sis-load [-i] [-k] -c HOME [-b BUSY] [-s SLEEP] wakeups LOOPS WIDE\n"
 		"       sis-load [-i] [-k] -c HOME rehome LOOPS WIDE\n"
+		"       sis-load [-i] [-k] -c CPULIST pair LOOPS OTHER\n"
 		"       sis-load [-c CPULIST] getppid|getaffinity CALLS\n");
 	exit(2);
 }
@@ -203,7 +208,7 @@ static void tcp_pair(int fd[2])
 }
 
 static void pingpong(long loops, const char *partner, long warmup, int tcp,
-		     const char *home)
+		     const char *home, const char *other)
 {
 	struct widen w = { partner, now() + warmup, home, partner };
 	int ab[2], ba[2], status;
@@ -221,6 +226,8 @@ static void pingpong(long loops, const char *partner, long warmup, int tcp,
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		if (other)
+			pin(other);
 		bounce(ab[0], ba[1], loops, 0, &w);
 		_exit(0);
 	}
@@ -355,14 +362,18 @@ int main(int argc, char **argv)
 	set_policy();
 	set_cookie();
 	if (argc - i == 3 && home && !strcmp(argv[i], "rehome")) {
-		pingpong(number(argv[i + 1]), argv[i + 2], 0, 0, home);
+		pingpong(number(argv[i + 1]), argv[i + 2], 0, 0, home, NULL);
+		return 0;
+	}
+	if (argc - i == 3 && home && !strcmp(argv[i], "pair")) {
+		pingpong(number(argv[i + 1]), NULL, 0, 0, NULL, argv[i + 2]);
 		return 0;
 	}
 	if (argc - i >= 2 && argc - i <= 4 &&
 	    (!strcmp(argv[i], "pingpong") || !strcmp(argv[i], "tcppingpong"))) {
 		pingpong(number(argv[i + 1]), argc - i > 2 ? argv[i + 2] : NULL,
 			 argc - i > 3 ? number(argv[i + 3]) : 0,
-			 !strcmp(argv[i], "tcppingpong"), NULL);
+			 !strcmp(argv[i], "tcppingpong"), NULL, NULL);
 		return 0;
 	}
 	if (argc - i == 2 && !strcmp(argv[i], "getppid")) {

@@ -337,27 +337,27 @@ cost_boot() {
 # beyond the run-to-run spread fails unless tests/cost/features-off-known
 # explains it)
 cost_boot_tests() {
-	local k=$1 base=${2:-} c=$tmp/cost-boot n=20000 st jobs=
+	local k=$1 base=${2:-} c=$tmp/cost-boot n=20000 p=5000 st jobs=
 	mkdir -p "$c"
 	echo "== the cost plugin (small shape, NPS1)"
 	# the jobs of the comparison with the base, in the same boot
 	[ -z "$base" ] || jobs="; /lab/cost-jobs.sh $COST_ROUNDS $COST_JOBS"
 	if ! COST_ALSO=__x64_sys_getppid,__task_pid_nr_ns cost_boot "$k" "$logs/test-cost.log" "$c/c.out" "$c/boot.err" \
-		"/lab/tests/cost-test.sh $n$jobs"; then
+		"/lab/tests/cost-test.sh $n $p$jobs"; then
 		notok "cost boot: $(tail -n1 "$c/boot.err")"
 		return
 	fi
 	ktap_report "cost guest" "$logs/test-cost.log"
 	# shellcheck disable=SC2016
-	st=$(python3 - "$c/c.out" "$n" "$top/scripts" <<-'EOT'
+	st=$(python3 - "$c/c.out" "$n" "$top/scripts" "$p" <<-'EOT'
 		import sys
 		sys.path.insert(0, sys.argv[3])
 		import sis_cost as c
 		out, n = sys.argv[1], int(sys.argv[2])
 		m = c.read_marks(out)
 		g = c.guest_marks(m)
-		if g[:6] != [0, 1, 2, 3, 4, 5]:
-		    print("FAIL marks: guest marks %s, want 0 to 5 first" % g[:8])
+		if g[:18] != list(range(18)):
+		    print("FAIL marks: guest marks %s, want 0 to 17 first" % g[:19])
 		    sys.exit()
 		path = ("__x64_sys_getppid", "__task_pid_nr_ns")
 		d1, d2 = c.delta(m, 0, 1), c.delta(m, 1, 2)
@@ -390,6 +390,36 @@ cost_boot_tests() {
 		    print(("ok" if h1 >= n and abs(r - 2) <= 0.02 else "FAIL") +
 		          " %s: %d and %d helper instructions credited for %d and %d calls: ratio %.4f, want at least one a call and 2 within 1%%" %
 		          (f, h1, h2, n, 2 * n, r))
+		# the pinned ping-pongs, 3 rounds of off and SIS_WORD: line
+		# transfers and upgrades per round trip of the enqueue and dequeue
+		# paths (the enqueue group and the series' functions they call);
+		# SIS_WORD's must equal off's within 3 sd of the rounds or a
+		# twentieth of a line, and that bound must stay under one line per
+		# round trip, which a write per wakeup to a line the other CPU reads
+		# would add (so that the check can see one)
+		loops = int(sys.argv[4])
+		paths = ("sis_core_cpu_taken", "sis_core_rq_freed", "sis_word_core_idle")
+		groups = c.read_groups()
+		def pair(a):
+		    d = c.delta(m, a, a + 1)
+		    s = c.sums(d, groups).get("enqueue", {})
+		    x = s.get("xfer", 0) + sum(d.get(f, [0] * 5)[2] for f in paths)
+		    u = s.get("upgr", 0) + sum(d.get(f, [0] * 5)[3] for f in paths)
+		    return x / loops, u / loops
+		runs = {v: [pair(6 + 2 * j) for j in range(k, 6, 2)] for k, v in enumerate(("off", "word"))}
+		def stat(v, i):
+		    x = [r[i] for r in runs[v]]
+		    mu = sum(x) / len(x)
+		    return mu, (sum((y - mu) ** 2 for y in x) / (len(x) - 1)) ** 0.5
+		good = True
+		words = []
+		for i, name in enumerate(("transfers", "upgrades")):
+		    (mo, so), (mw, sw) = stat("off", i), stat("word", i)
+		    tol = max(3 * max(so, sw), 0.05)
+		    good = good and abs(mw - mo) <= tol < 1
+		    words.append("%s off %.3f ± %.3f, SIS_WORD %.3f ± %.3f (bound %.3f)" % (name, mo, so, mw, sw, tol))
+		print(("ok" if good else "FAIL") + " enqueue and dequeue paths of a pinned ping-pong, per round trip: " +
+		      "; ".join(words) + ": SIS_WORD within the bound of off, the bound under one line")
 		if m[0]["inline"] is not None and m[3]["total"] > m[0]["total"]:
 		    ex = m[3]["total"] - m[0]["total"] - sum(cred(0, 3, f) for f in m[3]["credit"])
 		    inl = m[3]["inline"] - m[0]["inline"]
