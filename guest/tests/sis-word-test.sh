@@ -10,7 +10,8 @@
 # wakeups of a SCHED_IDLE task, which cannot use them (claiming their cores
 # for it dropped them for good before).  Last, SIS_WORD_SPARE with
 # SIS_WORD_EXIT: with LLCs 3 to 7 idle (five of the seven others) the walk
-# leaves for LLC 3; with LLCs 4 to 7 busy too it stays in LLC 0.
+# leaves for LLC 3; with LLCs 4 and 5 busy too (three idle) it stays in
+# LLC 0.
 . /lab/sis-lib.sh
 ktap_begin
 N=100
@@ -66,9 +67,9 @@ end_hogs IH
 # a node with idle cores to spare, then one without
 if [ -n "$eight" ]; then
 	run word-spare SIS_WORD SIS_WORD_SUMMARY SIS_WORD_EXIT SIS_WORD_SPARE
-	hogs "$(llc 4),$(llc 5),$(llc 6),$(llc 7)"
+	hogs "$(llc 4),$(llc 5)"
 	/lab/sis-stats.sh --audit sis-load -c "$llc" wakeups "$N" "$wide" >/tmp/sw-word-spare-busy 2>&1
-	echo "== word-spare-busy: as word-spare, LLCs 4 to 7 busy"
+	echo "== word-spare-busy: as word-spare, LLCs 4 and 5 busy"
 	cat /tmp/sw-word-spare-busy
 fi
 stop_hogs
@@ -107,7 +108,7 @@ if [ -z "$eight" ]; then
 	result sis-word-spare ok "skipped: node 0 ($node) has fewer than 8 LLCs"
 elif [ "${h_word_spare:-0}" -ge $((N * 9 / 10)) ] && [ -n "${h_word_spare_busy:-}" ] &&
 	[ "$h_word_spare_busy" -le $((N / 10)) ]; then
-	result sis-word-spare ok "LLCs 3 to 7 idle: $h_word_spare of $N wakeups left for LLC 3; LLC 3 alone: $h_word_spare_busy"
+	result sis-word-spare ok "LLCs 3 to 7 idle: $h_word_spare of $N wakeups left for LLC 3; LLCs 3, 6 and 7: $h_word_spare_busy"
 else
-	result sis-word-spare FAIL "SIS_WORD_SPARE: ${h_word_spare:-?} of $N wakeups left LLC 0 with LLCs 3 to 7 idle (want 9 in 10), ${h_word_spare_busy:-?} with LLC 3 alone (want at most a tenth)"
+	result sis-word-spare FAIL "SIS_WORD_SPARE: ${h_word_spare:-?} of $N wakeups left LLC 0 with LLCs 3 to 7 idle (want 9 in 10), ${h_word_spare_busy:-?} with LLCs 3, 6 and 7 (want at most a tenth)"
 fi
