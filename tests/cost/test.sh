@@ -407,14 +407,10 @@ cost_boot_tests() {
 		    u = s.get("upgr", 0) + sum(d.get(f, [0] * 5)[3] for f in paths)
 		    return x / loops, u / loops
 		runs = {v: [pair(6 + 2 * j) for j in range(k, 6, 2)] for k, v in enumerate(("off", "word"))}
-		def stat(v, i):
-		    x = [r[i] for r in runs[v]]
-		    mu = sum(x) / len(x)
-		    return mu, (sum((y - mu) ** 2 for y in x) / (len(x) - 1)) ** 0.5
 		good = True
 		words = []
 		for i, name in enumerate(("transfers", "upgrades")):
-		    (mo, so), (mw, sw) = stat("off", i), stat("word", i)
+		    (mo, so), (mw, sw) = (c.mean_sd([r[i] for r in runs[v]]) for v in ("off", "word"))
 		    tol = max(3 * max(so, sw), 0.05)
 		    good = good and abs(mw - mo) <= tol < 1
 		    words.append("%s off %.3f ± %.3f, SIS_WORD %.3f ± %.3f (bound %.3f)" % (name, mo, so, mw, sw, tol))
